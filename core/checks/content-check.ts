@@ -1,0 +1,102 @@
+import { inject, injectable } from 'tsyringe';
+import type { PromptInjectionFinding } from '../../plugins/prompt-injection/index.ts';
+import { AppConfig } from '../config.ts';
+import type { DecisionContract } from '../contract/decision-contract.ts';
+import { SigningKey } from '../contract/signing-keys.ts';
+import { DecisionEngines } from '../decisions/decision-engines.ts';
+import { DetectorSet } from '../pipeline/run-detectors.ts';
+import { Ruleset, type Verdict } from '../rules/ruleset.ts';
+import { type CallContext, type Sealed, sealDecision } from './seal.ts';
+
+export interface ContentCheckInput {
+  content: string;
+  url?: string;
+}
+
+export interface ContentCheckResponse {
+  agent_decision: Verdict;
+  injection_detected: boolean;
+  severity: 'none' | 'low' | 'high';
+  score: number;
+  flags: string[];
+  findings: { category: string; marker: string; severity: 'high' | 'low'; flag: string }[];
+  reasons: string[];
+  decision: DecisionContract;
+}
+
+/** Severity of the screen → score. A high-severity hit is the worst case, 100 (spec). */
+export function screenScore(
+  severity: 'none' | 'low' | 'high',
+  flags: string[],
+  weights: Record<string, number>,
+): number {
+  if (severity === 'high') return 100;
+  if (severity === 'none') return 0;
+  return Math.min(
+    99,
+    flags.reduce((sum, f) => sum + (weights[f] ?? 0), 0),
+  );
+}
+
+@injectable()
+export class ContentCheck {
+  constructor(
+    @inject(DetectorSet) private readonly detectors: DetectorSet,
+    @inject(DecisionEngines) private readonly engines: DecisionEngines,
+    @inject(Ruleset) private readonly ruleset: Ruleset,
+    @inject(SigningKey) private readonly key: SigningKey,
+    @inject(AppConfig) private readonly config: AppConfig,
+  ) {}
+
+  async check(input: ContentCheckInput, call: CallContext): Promise<{ response: ContentCheckResponse } & Sealed> {
+    const runs = await this.detectors.run('agent_content', { text: input.content, url: input.url });
+    const injection = runs.find((r) => r.pluginId === 'prompt-injection')?.output?.data as
+      | { severity: 'none' | 'low' | 'high'; findings: PromptInjectionFinding[] }
+      | undefined;
+    const severity = injection?.severity ?? 'none';
+    const findings = injection?.findings ?? [];
+    const flags = [...new Set(runs.flatMap((r) => r.output?.findings.map((f) => f.flag) ?? []))].sort();
+    const score = screenScore(severity, flags, this.ruleset.weights);
+
+    const decision = await this.engines.for('content').decide({
+      severity,
+      injection_detected: findings.length > 0,
+      flags,
+      categories: [...new Set(findings.map((f) => f.category))].sort(),
+      score,
+    });
+    const reasons = decision.winner
+      ? [
+          `${decision.winner.name}: ${decision.winner.reason}`,
+          ...findings.map((f) => `${f.category} (${f.severity}): "${f.marker}"`),
+        ]
+      : ['no_injection_pattern: No known injection pattern matched; this does not prove the content is safe'];
+
+    const sealed = sealDecision(
+      {
+        surface: 'agent_content',
+        verdict: decision.verdict,
+        flags,
+        reasons,
+        input: input.content,
+        rulesetHash: this.ruleset.hash,
+        ttlSeconds: this.config.decisionTtlSeconds,
+      },
+      call,
+      this.key,
+    );
+    return {
+      ...sealed,
+      response: {
+        agent_decision: decision.verdict,
+        injection_detected: findings.length > 0,
+        severity,
+        score,
+        flags,
+        findings: findings.map((f) => ({ category: f.category, marker: f.marker, severity: f.severity, flag: f.flag })),
+        reasons,
+        decision: sealed.decision,
+      },
+    };
+  }
+}

@@ -1,0 +1,46 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { InjectionToken } from 'tsyringe';
+
+/** Repository root, so paths work whatever the caller's working directory. */
+export const ROOT_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+export interface AppConfig {
+  port: number;
+  host: string;
+  /** When unset, an embedded PostgreSQL under `dataDir` is used. */
+  databaseUrl?: string;
+  dataDir: string;
+  rulesDir: string;
+  bodyLimitBytes: number;
+  /** How long a decision may be cached by the caller; the spec's longest documented value is 300 s. */
+  decisionTtlSeconds: number;
+  logRequests: boolean;
+}
+
+export const AppConfig: InjectionToken<AppConfig> = Symbol('AppConfig');
+
+export class ConfigError extends Error {}
+
+function intFromEnv(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw new ConfigError(`${name} must be an integer between ${min} and ${max} (got ${JSON.stringify(raw)})`);
+  }
+  return value;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
+  return {
+    port: intFromEnv(env, 'PORT', 8080, 0, 65535),
+    host: env.HOST || '0.0.0.0',
+    databaseUrl: env.DATABASE_URL || undefined,
+    dataDir: path.resolve(ROOT_DIR, env.PREFLIGHT_DATA_DIR || '.data'),
+    rulesDir: path.resolve(ROOT_DIR, env.PREFLIGHT_RULES_DIR || 'rules'),
+    bodyLimitBytes: intFromEnv(env, 'PREFLIGHT_BODY_LIMIT_BYTES', 2 * 1024 * 1024, 1024, 64 * 1024 * 1024),
+    decisionTtlSeconds: intFromEnv(env, 'PREFLIGHT_DECISION_TTL_SECONDS', 300, 1, 300),
+    logRequests: env.PREFLIGHT_LOG_REQUESTS !== '0' && env.NODE_ENV !== 'test',
+  };
+}

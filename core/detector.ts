@@ -1,0 +1,68 @@
+import type { InjectionToken } from 'tsyringe';
+
+/** Where a detector may run. A plugin lists the surfaces it understands; the pipeline runs only those. */
+export type Surface = 'scan' | 'agent_action' | 'agent_content' | 'agent_tool_call';
+
+export interface FlagMeta {
+  description: string;
+  /** Set for parametrised flags such as `brand:ct_sibling_impersonation_<brand>`: the key is the prefix. */
+  parametrised?: boolean;
+  /** Evidence-only flags carry weight 0 and never move a score on their own. */
+  evidenceOnly?: boolean;
+}
+
+export interface DetectorMeta<Config = unknown> {
+  id: string;
+  version: string;
+  description: string;
+  surfaces: readonly Surface[];
+  /** The closed set of flags this detector may emit. Emitting anything else is a contract violation. */
+  flags: Readonly<Record<string, FlagMeta>>;
+  configSchema?: Record<string, unknown>;
+  defaultConfig?: Config;
+  /** A best-effort detector that throws or runs past its budget yields no findings instead of failing the check. */
+  bestEffort?: boolean;
+  timeoutMs?: number;
+}
+
+export interface Finding {
+  flag: string;
+  detail?: string;
+  evidence?: Record<string, unknown>;
+}
+
+export interface DetectorOutput {
+  findings: Finding[];
+  /** Lands in `detailed_results.<path>` (scanner) or in the check's own fields (agent surfaces). */
+  data?: Record<string, unknown>;
+}
+
+/** What a detector sees. Fields are filled per surface; a detector reads only what it needs. */
+export interface DetectionContext {
+  surface: Surface;
+  /** Text to screen (content check, page_text, prompt, tool arguments flattened). */
+  text?: string;
+  /** Labelled text parts, e.g. `{ page_text: "...", prompt: "..." }`, so findings can say where they came from. */
+  texts?: Readonly<Record<string, string>>;
+  url?: string;
+  signal: AbortSignal;
+}
+
+export interface Detector {
+  detect(ctx: DetectionContext): Promise<DetectorOutput> | DetectorOutput;
+}
+
+export type DepTokens<Deps> = { [K in keyof Deps]: InjectionToken<Deps[K]> };
+
+export interface DetectorDefinition<Deps = Record<string, never>, Config = unknown> {
+  meta: DetectorMeta<Config>;
+  deps: DepTokens<Deps>;
+  create(args: { deps: Deps; config: Config }): Detector;
+}
+
+/** Identity at runtime; gives plugin authors type inference between `deps` tokens and `create`'s arguments. */
+export function defineDetector<Deps = Record<string, never>, Config = unknown>(
+  def: DetectorDefinition<Deps, Config>,
+): DetectorDefinition<Deps, Config> {
+  return def;
+}

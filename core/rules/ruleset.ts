@@ -1,0 +1,231 @@
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import canonicalize from 'canonicalize';
+import type { InjectionToken } from 'tsyringe';
+import type { PluginCatalog } from '../plugins/registry.ts';
+import { conditionSchema, decisionRulesSchema, riskLevelsSchema, weightsSchema } from './schemas.ts';
+
+export type Verdict = 'allow' | 'approval_required' | 'block';
+export const VERDICT_ORDER: readonly Verdict[] = ['allow', 'approval_required', 'block'];
+
+export type RuleCondition =
+  | { all: RuleCondition[] }
+  | { any: RuleCondition[] }
+  | { not: RuleCondition }
+  | { fact: string; operator: string; value: unknown; path?: string };
+
+export interface DecisionRule {
+  name: string;
+  priority?: number;
+  conditions: RuleCondition;
+  event: { type: 'verdict'; params: { verdict: Verdict; reason: string } };
+}
+
+export interface RiskLevels {
+  low: number;
+  medium: number;
+  high: number;
+  critical: number;
+}
+
+export type DecisionSurface = 'content';
+
+export interface Ruleset {
+  weights: Record<string, number>;
+  riskLevels: RiskLevels;
+  decisions: Record<DecisionSurface, DecisionRule[]>;
+  /** sha256 of the canonical JSON of everything above: names the rules behind every verdict. */
+  hash: string;
+}
+
+export const Ruleset: InjectionToken<Ruleset> = Symbol('Ruleset');
+
+export interface RulesProblem {
+  file: string;
+  pointer: string;
+  message: string;
+}
+
+export class RulesError extends Error {
+  constructor(readonly problems: RulesProblem[]) {
+    super(`invalid rules:\n${problems.map((p) => `  ${p.file}#${p.pointer}: ${p.message}`).join('\n')}`);
+  }
+}
+
+/** The facts each decision surface offers its rules; a rule naming another fact is a typo waiting to bite. */
+export const DECISION_FACTS: Record<DecisionSurface, Record<string, 'flags' | 'string' | 'boolean' | 'number'>> = {
+  content: { severity: 'string', injection_detected: 'boolean', flags: 'flags', categories: 'string', score: 'number' },
+};
+
+const DECISION_FILES: Record<DecisionSurface, string> = { content: 'decisions/content.json' };
+
+const ajv = new Ajv({ allErrors: true, strict: true, allowUnionTypes: true });
+ajv.addSchema(conditionSchema);
+const validators: Record<string, ValidateFunction> = {
+  weights: ajv.compile(weightsSchema),
+  riskLevels: ajv.compile(riskLevelsSchema),
+  decisions: ajv.compile(decisionRulesSchema),
+};
+
+function readJson(dir: string, file: string, problems: RulesProblem[]): unknown {
+  const full = path.join(dir, file);
+  try {
+    return JSON.parse(readFileSync(full, 'utf8'));
+  } catch (err) {
+    problems.push({ file: full, pointer: '', message: (err as Error).message });
+    return undefined;
+  }
+}
+
+function schemaProblems(file: string, errors: ErrorObject[] | null | undefined): RulesProblem[] {
+  return (errors ?? []).map((e) => ({
+    file,
+    pointer: e.instancePath || '/',
+    message: `${e.message ?? 'invalid'}${e.params && Object.keys(e.params).length ? ` ${JSON.stringify(e.params)}` : ''}`,
+  }));
+}
+
+/** Reads `<dir>/<file>` and, when present, `<dir>/local/<file>` (per-deployment overrides, git-ignored). */
+function layers(dir: string, file: string, required: boolean, problems: RulesProblem[]): unknown[] {
+  const out: unknown[] = [];
+  for (const base of [dir, path.join(dir, 'local')]) {
+    if (!existsSync(path.join(base, file))) {
+      if (required && base === dir) problems.push({ file: path.join(base, file), pointer: '', message: 'missing' });
+      continue;
+    }
+    out.push({ base, data: readJson(base, file, problems) });
+  }
+  return out;
+}
+
+function validated<T>(
+  kind: string,
+  base: string,
+  file: string,
+  data: unknown,
+  problems: RulesProblem[],
+): T | undefined {
+  const validate = validators[kind]!;
+  if (data === undefined) return undefined;
+  if (!validate(data)) {
+    problems.push(...schemaProblems(path.join(base, file), validate.errors));
+    return undefined;
+  }
+  return data as T;
+}
+
+function* conditionLeaves(
+  c: RuleCondition,
+  pointer: string,
+): Generator<[Extract<RuleCondition, { fact: string }>, string]> {
+  if ('all' in c) for (const [i, x] of c.all.entries()) yield* conditionLeaves(x, `${pointer}/all/${i}`);
+  else if ('any' in c) for (const [i, x] of c.any.entries()) yield* conditionLeaves(x, `${pointer}/any/${i}`);
+  else if ('not' in c) yield* conditionLeaves(c.not, `${pointer}/not`);
+  else yield [c, pointer];
+}
+
+export function loadRuleset(dir: string, catalog: PluginCatalog): Ruleset {
+  const problems: RulesProblem[] = [];
+
+  // Weights: plugin defaults, then rules/weights.json, then rules/local/weights.json, by flag id.
+  const weights: Record<string, number> = catalog.defaultWeights();
+  for (const layer of layers(dir, 'weights.json', false, problems) as { base: string; data: unknown }[]) {
+    const file = path.join(layer.base, 'weights.json');
+    const data = validated<Record<string, unknown>>('weights', layer.base, 'weights.json', layer.data, problems);
+    for (const [flag, points] of Object.entries(data ?? {})) {
+      if (flag === '$comment') continue;
+      if (!catalog.flags.has(flag)) {
+        problems.push({ file, pointer: `/${escapePointer(flag)}`, message: `unknown flag ${flag}` });
+        continue;
+      }
+      weights[flag] = points as number;
+    }
+  }
+  for (const flag of catalog.flags.keys()) {
+    if (weights[flag] === undefined) {
+      problems.push({ file: 'weights', pointer: `/${escapePointer(flag)}`, message: `flag ${flag} has no weight` });
+    }
+  }
+
+  let riskLevels: RiskLevels | undefined;
+  for (const layer of layers(dir, 'risk-levels.json', true, problems) as { base: string; data: unknown }[]) {
+    const data = validated<RiskLevels>('riskLevels', layer.base, 'risk-levels.json', layer.data, problems);
+    if (data) riskLevels = { ...riskLevels, ...data };
+  }
+  if (riskLevels && !(riskLevels.medium < riskLevels.high && riskLevels.high < riskLevels.critical)) {
+    problems.push({
+      file: path.join(dir, 'risk-levels.json'),
+      pointer: '/',
+      message: 'thresholds must rise: low < medium < high < critical',
+    });
+  }
+
+  const decisions = {} as Record<DecisionSurface, DecisionRule[]>;
+  for (const surface of Object.keys(DECISION_FILES) as DecisionSurface[]) {
+    const file = DECISION_FILES[surface];
+    const byName = new Map<string, DecisionRule>();
+    for (const layer of layers(dir, file, true, problems) as { base: string; data: unknown }[]) {
+      const data = validated<{ rules: DecisionRule[] }>('decisions', layer.base, file, layer.data, problems);
+      for (const [i, rule] of (data?.rules ?? []).entries()) {
+        checkRuleFacts(surface, rule, path.join(layer.base, file), `/rules/${i}`, catalog, problems);
+        byName.set(rule.name, rule); // a local rule with the same name replaces the shipped one
+      }
+    }
+    decisions[surface] = [...byName.values()];
+  }
+
+  if (problems.length > 0 || !riskLevels) throw new RulesError(problems);
+  const body = { weights: sortKeys(weights), riskLevels, decisions };
+  return { ...body, hash: sha256Hex(canonicalJson(body)) };
+}
+
+function checkRuleFacts(
+  surface: DecisionSurface,
+  rule: DecisionRule,
+  file: string,
+  pointer: string,
+  catalog: PluginCatalog,
+  problems: RulesProblem[],
+): void {
+  const facts = DECISION_FACTS[surface];
+  for (const [leaf, leafPointer] of conditionLeaves(rule.conditions, `${pointer}/conditions`)) {
+    const kind = facts[leaf.fact];
+    if (!kind) {
+      problems.push({
+        file,
+        pointer: `${leafPointer}/fact`,
+        message: `unknown fact ${leaf.fact} (known: ${Object.keys(facts).join(', ')})`,
+      });
+      continue;
+    }
+    if (kind === 'flags') {
+      const named = Array.isArray(leaf.value) ? leaf.value : [leaf.value];
+      for (const flag of named) {
+        if (typeof flag !== 'string' || !catalog.declarationOf(flag)) {
+          problems.push({ file, pointer: `${leafPointer}/value`, message: `unknown flag ${JSON.stringify(flag)}` });
+        }
+      }
+    }
+  }
+}
+
+function escapePointer(key: string): string {
+  return key.replace(/~/g, '~0').replace(/\//g, '~1');
+}
+
+function sortKeys<T>(o: Record<string, T>): Record<string, T> {
+  return Object.fromEntries(Object.entries(o).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+}
+
+/** RFC 8785 canonical JSON. */
+export function canonicalJson(value: unknown): string {
+  const out = canonicalize(value);
+  if (out === undefined) throw new Error('value cannot be canonicalised');
+  return out;
+}
+
+export function sha256Hex(value: string | Buffer): string {
+  return createHash('sha256').update(value).digest('hex');
+}

@@ -1,0 +1,9 @@
+// For the knex CLI (`npx knex --knexfile knexfile.ts ...` under tsx). The service and `npm run migrate`
+// use the same settings through core/db/database.ts, which also knows about the embedded database.
+import { migrationConfig } from './core/db/migrations.ts';
+
+export default {
+  client: 'pg',
+  connection: process.env.DATABASE_URL,
+  migrations: migrationConfig,
+};

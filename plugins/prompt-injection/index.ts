@@ -1,0 +1,55 @@
+import { defineDetector } from '../../core/detector.ts';
+import { type InjectionFinding, screenText } from './screen.ts';
+
+export interface PromptInjectionFinding {
+  category: string;
+  marker: string;
+  severity: 'high' | 'low';
+  flag: string;
+  hidden?: boolean;
+  /** Which input the marker was found in (`content`, `page_text`, `prompt`, or a JSON path in tool arguments). */
+  field: string;
+}
+
+export default defineDetector({
+  meta: {
+    id: 'prompt-injection',
+    version: '1.0.0',
+    description:
+      'Pattern screen for instructions aimed at an AI agent in retrieved content, prompts and tool arguments.',
+    surfaces: ['agent_content', 'agent_action', 'agent_tool_call'],
+    flags: {
+      'agent:injected_instructions': { description: 'Instruction-override or tool-hijack wording aimed at the agent.' },
+      'agent:credential_lure_for_agents': {
+        description: 'Tries to make the agent reveal secrets, tokens or session cookies.',
+      },
+      'agent:unsafe_execution_lure': {
+        description: 'Pushes the agent to run a script or connect an unsanctioned tool.',
+      },
+      'agent:hidden_text': { description: 'Instructions hidden in markup or invisible text.' },
+    },
+    timeoutMs: 2_000,
+  },
+  deps: {},
+  create: () => ({
+    detect(ctx) {
+      const inputs = ctx.texts ?? (ctx.text !== undefined ? { content: ctx.text } : {});
+      const findings: PromptInjectionFinding[] = [];
+      let severity: 'none' | 'low' | 'high' = 'none';
+      for (const [field, text] of Object.entries(inputs)) {
+        const result = screenText(text);
+        if (result.severity === 'high' || (result.severity === 'low' && severity === 'none'))
+          severity = result.severity;
+        for (const f of result.findings as InjectionFinding[]) findings.push({ ...f, field });
+      }
+      return {
+        findings: findings.map((f) => ({
+          flag: f.flag,
+          detail: `${f.category}: "${f.marker}"`,
+          evidence: { category: f.category, marker: f.marker, severity: f.severity, field: f.field },
+        })),
+        data: { severity, findings },
+      };
+    },
+  }),
+});

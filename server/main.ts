@@ -1,0 +1,39 @@
+import { once } from 'node:events';
+import { createPreflight } from '../core/app.ts';
+import { ConfigError, loadConfig } from '../core/config.ts';
+import { RulesError } from '../core/rules/ruleset.ts';
+import { createHttpApp } from './http-app.ts';
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const app = await createPreflight(config);
+  const server = createHttpApp(app).listen(config.port, config.host);
+  await once(server, 'listening');
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  process.stdout.write(
+    `${JSON.stringify({ msg: 'preflight listening', port, database: app.db.embedded ? 'embedded' : 'DATABASE_URL' })}\n`,
+  );
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    process.stdout.write(`${JSON.stringify({ msg: 'stopping', signal })}\n`);
+    server.close();
+    server.closeAllConnections();
+    await app.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+}
+
+main().catch((err) => {
+  if (err instanceof RulesError || err instanceof ConfigError) {
+    process.stderr.write(`preflight: ${err.message}\n`);
+  } else {
+    process.stderr.write(`preflight: failed to start: ${(err as Error)?.stack ?? String(err)}\n`);
+  }
+  process.exit(1);
+});

@@ -1,0 +1,42 @@
+import type { Knex } from 'knex';
+import type { Context, Next } from 'koa';
+import { authenticateKey, type KeyRole, type Principal } from '../../core/workspaces/api-keys.ts';
+import { HttpError } from '../errors.ts';
+
+const unauthorized = (message: string) =>
+  new HttpError(401, 'unauthorized', message, undefined, { 'WWW-Authenticate': 'Api-Key' });
+
+/** `Authorization: Api-Key <key>` (preferred) or the legacy `X-API-KEY: <key>`. */
+export function presentedKey(ctx: Context): string | undefined {
+  const auth = ctx.get('Authorization');
+  if (auth) {
+    const m = /^Api-Key\s+(\S+)\s*$/i.exec(auth);
+    return m?.[1] ?? '';
+  }
+  return ctx.get('X-API-KEY') || undefined;
+}
+
+export function requireKey(knex: Knex, roles: readonly KeyRole[]) {
+  return async (ctx: Context, next: Next) => {
+    const key = presentedKey(ctx);
+    if (key === undefined) throw unauthorized('Missing API key: send Authorization: Api-Key <key>');
+    const check = await authenticateKey(knex, key);
+    if (!check.ok) throw unauthorized(check.reason === 'revoked' ? 'API key has been revoked' : 'Invalid API key');
+    const principal: Principal = check.principal;
+    if (!principal.workspace) throw new HttpError(403, 'forbidden', 'API key has no workspace');
+    if (!roles.includes(principal.role)) {
+      throw new HttpError(403, 'forbidden', `This route needs a key with role ${roles.join(' or ')}`);
+    }
+    ctx.state.principal = principal;
+    await next();
+  };
+}
+
+/** Agent checks can be turned off per workspace; the agent endpoints then do not exist for it. */
+export async function requireAgentChecks(ctx: Context, next: Next) {
+  const principal = ctx.state.principal as Principal;
+  if (!principal.workspace?.agentChecksEnabled) {
+    throw new HttpError(404, 'not_found', 'Agent checks are turned off for this workspace');
+  }
+  await next();
+}

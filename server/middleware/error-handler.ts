@@ -1,0 +1,43 @@
+import type { Context, Next } from 'koa';
+import { HttpError } from '../errors.ts';
+
+/** koa/co-body/raw-body errors carry `status` and `expose`; ours are HttpError; the rest are bugs. */
+function asHttpError(err: unknown): HttpError | undefined {
+  if (err instanceof HttpError) return err;
+  const e = err as { status?: number; statusCode?: number; expose?: boolean; type?: string; message?: string };
+  const status = e?.status ?? e?.statusCode;
+  if (typeof status !== 'number' || status < 400 || status >= 500) return undefined;
+  if (status === 413) return new HttpError(413, 'payload_too_large', 'Request body is larger than the limit');
+  if (status === 415) return new HttpError(415, 'unsupported_media_type', 'Send the body as application/json');
+  if (e.type === 'entity.parse.failed' || status === 400) {
+    return new HttpError(400, 'invalid_json', 'Request body is not valid JSON');
+  }
+  return new HttpError(status, 'request_error', e.expose && e.message ? e.message : 'Request could not be processed');
+}
+
+export function errorHandler(log: (line: string) => void = (l) => process.stderr.write(`${l}\n`)) {
+  return async (ctx: Context, next: Next) => {
+    try {
+      await next();
+      if (ctx.status === 404 && ctx.body === undefined) {
+        throw new HttpError(404, 'not_found', `No route for ${ctx.method} ${ctx.path}`);
+      }
+    } catch (err) {
+      const http = asHttpError(err);
+      const requestId = ctx.state.requestId as string | undefined;
+      if (!http) {
+        // The stack goes to the operator's log, never to the caller.
+        log(`[${requestId ?? '-'}] ${ctx.method} ${ctx.path} failed: ${(err as Error)?.stack ?? String(err)}`);
+      }
+      const out = http ?? new HttpError(500, 'internal_error', 'Unexpected error; no verdict was produced');
+      ctx.status = out.status;
+      ctx.set(out.headers);
+      ctx.body = {
+        error: out.code,
+        message: out.message,
+        ...(out.details !== undefined ? { details: out.details } : {}),
+        request_id: requestId,
+      };
+    }
+  };
+}

@@ -1,0 +1,133 @@
+import assert from 'node:assert/strict';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, it } from 'node:test';
+import { pluginCatalog } from '../../core/app.ts';
+import { ROOT_DIR } from '../../core/config.ts';
+import { loadRuleset, RulesError } from '../../core/rules/ruleset.ts';
+
+function copyRules(): string {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'preflight-rules-'));
+  cpSync(path.join(ROOT_DIR, 'rules'), dir, { recursive: true, filter: (src) => !src.includes(`${path.sep}local`) });
+  return dir;
+}
+
+function edit(dir: string, file: string, change: (json: any) => void): void {
+  const full = path.join(dir, file);
+  const json = JSON.parse(readFileSync(full, 'utf8'));
+  change(json);
+  writeFileSync(full, JSON.stringify(json));
+}
+
+function problemsOf(dir: string) {
+  try {
+    loadRuleset(dir, pluginCatalog());
+  } catch (err) {
+    assert.ok(err instanceof RulesError, `expected RulesError, got ${err}`);
+    return err.problems;
+  }
+  assert.fail('the ruleset loaded, but it should not have');
+}
+
+describe('rules loading and validation', () => {
+  const catalog = pluginCatalog();
+
+  it('loads the shipped rules, with a weight for every declared flag', () => {
+    const ruleset = loadRuleset(path.join(ROOT_DIR, 'rules'), catalog);
+    for (const flag of catalog.flags.keys()) assert.equal(typeof ruleset.weights[flag], 'number', flag);
+    assert.match(ruleset.hash, /^[0-9a-f]{64}$/);
+  });
+
+  it('hashes the canonical merged rules: formatting does not change the hash, a weight does', () => {
+    const dir = copyRules();
+    const before = loadRuleset(dir, catalog).hash;
+    const file = path.join(dir, 'risk-levels.json');
+    writeFileSync(file, JSON.stringify(JSON.parse(readFileSync(file, 'utf8')), null, 8));
+    assert.equal(loadRuleset(dir, catalog).hash, before);
+    edit(dir, 'weights.json', (w) => {
+      w['agent:hidden_text'] = 41;
+    });
+    const after = loadRuleset(dir, catalog);
+    assert.notEqual(after.hash, before);
+    assert.equal(after.weights['agent:hidden_text'], 41);
+  });
+
+  it('names the file, the JSON pointer and the reason for a schema error', () => {
+    const dir = copyRules();
+    edit(dir, 'decisions/content.json', (d) => {
+      d.rules[1].event.params.verdict = 'maybe';
+    });
+    const [p] = problemsOf(dir);
+    assert.equal(p?.file, path.join(dir, 'decisions/content.json'));
+    assert.equal(p?.pointer, '/rules/1/event/params/verdict');
+    assert.match(p?.message ?? '', /allowed values/);
+  });
+
+  it('refuses a weight for an unknown flag', () => {
+    const dir = copyRules();
+    edit(dir, 'weights.json', (w) => {
+      w['agent:made_up'] = 10;
+    });
+    const [p] = problemsOf(dir);
+    assert.equal(p?.pointer, '/agent:made_up');
+    assert.match(p?.message ?? '', /unknown flag agent:made_up/);
+  });
+
+  it('refuses a decision rule over an unknown fact or an unknown flag', () => {
+    const dir = copyRules();
+    edit(dir, 'decisions/content.json', (d) => {
+      d.rules.push({
+        name: 'typo',
+        conditions: {
+          any: [
+            { fact: 'severty', operator: 'equal', value: 'high' },
+            { fact: 'flags', operator: 'contains', value: 'agent:nope' },
+          ],
+        },
+        event: { type: 'verdict', params: { verdict: 'block', reason: 'x' } },
+      });
+    });
+    const messages = problemsOf(dir).map((p) => `${p.pointer} ${p.message}`);
+    assert.ok(
+      messages.some((m) => m.includes('/conditions/any/0/fact unknown fact severty')),
+      messages.join('\n'),
+    );
+    assert.ok(
+      messages.some((m) => m.includes('/conditions/any/1/value unknown flag "agent:nope"')),
+      messages.join('\n'),
+    );
+  });
+
+  it('reports unparseable JSON and missing required files', () => {
+    const dir = copyRules();
+    writeFileSync(path.join(dir, 'risk-levels.json'), '{ "low": 0,');
+    const problems = problemsOf(dir);
+    assert.ok(problems.some((p) => p.file.endsWith('risk-levels.json') && /JSON/.test(p.message)));
+    const empty = mkdtempSync(path.join(os.tmpdir(), 'preflight-rules-'));
+    assert.ok(problemsOf(empty).some((p) => p.file.endsWith('decisions/content.json') && p.message === 'missing'));
+  });
+
+  it('merges rules/local over the shipped rules by flag id and rule name', () => {
+    const dir = copyRules();
+    mkdirSync(path.join(dir, 'local', 'decisions'), { recursive: true });
+    writeFileSync(path.join(dir, 'local', 'weights.json'), JSON.stringify({ 'agent:hidden_text': 5 }));
+    writeFileSync(
+      path.join(dir, 'local', 'decisions', 'content.json'),
+      JSON.stringify({
+        rules: [
+          {
+            name: 'content_low_severity_injection',
+            conditions: { all: [{ fact: 'severity', operator: 'equal', value: 'low' }] },
+            event: { type: 'verdict', params: { verdict: 'block', reason: 'this deployment blocks every hit' } },
+          },
+        ],
+      }),
+    );
+    const ruleset = loadRuleset(dir, catalog);
+    assert.equal(ruleset.weights['agent:hidden_text'], 5);
+    const low = ruleset.decisions.content.find((r) => r.name === 'content_low_severity_injection');
+    assert.equal(low?.event.params.verdict, 'block');
+    assert.equal(ruleset.decisions.content.length, 3);
+  });
+});
