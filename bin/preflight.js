@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 // The CLI is TypeScript run through tsx, like the service; this shim lets `npx preflight` work without a build.
+import 'reflect-metadata';
 import { register } from 'tsx/esm/api';
 
 register();

@@ -44,7 +44,16 @@ if (!serverUrl) {
 
 const child = spawn(
   process.execPath,
-  ['--import', 'tsx', '--test', '--test-reporter=spec', `--test-concurrency=${os.availableParallelism()}`, ...files],
+  [
+    '--import',
+    'tsx',
+    '--import',
+    'reflect-metadata',
+    '--test',
+    '--test-reporter=spec',
+    `--test-concurrency=${os.availableParallelism()}`,
+    ...files,
+  ],
   {
     cwd: ROOT_DIR,
     stdio: 'inherit',

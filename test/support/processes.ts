@@ -38,7 +38,10 @@ export function startService(
   env: NodeJS.ProcessEnv,
 ): Promise<{ child: ChildProcess; port: number; stop(): Promise<number> }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], { cwd: ROOT_DIR, env });
+    const child = spawn(process.execPath, ['--import', 'tsx', '--import', 'reflect-metadata', 'server/main.ts'], {
+      cwd: ROOT_DIR,
+      env,
+    });
     let out = '';
     let err = '';
     child.stderr.on('data', (d) => {
