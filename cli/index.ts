@@ -1,10 +1,27 @@
 import 'reflect-metadata';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { Command, InvalidArgumentError } from 'commander';
+import {
+  DEFAULT_POLICY,
+  type PolicyPatch,
+  policyPatchSchema,
+  readPolicy,
+  updatePolicy,
+} from '../core/agent-policy/workspace-policy.ts';
 import { createPreflight, pluginCatalog } from '../core/app.ts';
-import { ContentCheck } from '../core/checks/content-check.ts';
+import { AgentChecks } from '../core/checks/agent-checks.ts';
 import { loadConfig } from '../core/config.ts';
 import { openDatabase } from '../core/db/database.ts';
+import {
+  FEED_FORMATS,
+  type FeedFormat,
+  importFeedEntries,
+  importKnownGood,
+  parseFeed,
+} from '../core/reputation/feed-import.ts';
 import { loadRuleset, RulesError } from '../core/rules/ruleset.ts';
+import { parseTarget } from '../core/url/target.ts';
 import {
   createApiKey,
   KEY_ROLES,
@@ -13,8 +30,14 @@ import {
   revokeApiKey,
   updateWorkspace,
 } from '../core/workspaces/api-keys.ts';
+import { runLabCommand } from '../lab/cli.ts';
+import { parseCheckActionRequest } from '../server/requests/check-action.ts';
 import { parseCheckContentRequest } from '../server/requests/check-content.ts';
+import { parseGuardrailRequest } from '../server/requests/guardrail.ts';
+import { compileBody } from '../server/requests/validation.ts';
 import { runJsonl } from './jsonl.ts';
+
+const parsePolicyPatch = compileBody<PolicyPatch>(policyPatchSchema);
 
 const program = new Command('preflight').description('Preflight: pre-action safety checks for AI agents');
 
@@ -109,6 +132,15 @@ program
   });
 
 program
+  .command('lab')
+  .description('run the lab (an offline internet on loopback) until stopped; prints its endpoints as one JSON line')
+  .requiredOption('--sites <dir>', 'site folders (DESIGN.md §7 format)')
+  .action(async (opts: { sites: string }) => {
+    await runLabCommand(path.resolve(opts.sites));
+    process.exit(0);
+  });
+
+program
   .command('migrate')
   .description('apply database migrations')
   .action(async () => {
@@ -127,25 +159,126 @@ program
     process.stdout.write(`rules ok: ${opts.rules} (ruleset_hash ${ruleset.hash})\n`);
   });
 
-program
-  .command('check-content')
-  .description('screen content in-process: request bodies on stdin, response bodies on stdout')
-  .requiredOption('--jsonl', 'one JSON body per line')
-  .action(async () => {
-    const app = await createPreflight(loadConfig());
-    const check = app.container.resolve(ContentCheck);
-    let n = 0;
-    try {
-      await runJsonl(async (body) => {
-        const input = parseCheckContentRequest(body);
-        n++;
-        const call = { workspaceId: null, actor: 'cli', requestId: `cli-${n}`, endpoint: 'cli check-content' };
-        return (await check.check(input, call)).response;
-      });
-    } finally {
-      await app.close();
+/**
+ * The in-process replay commands: one request body per stdin line, the REST response body per stdout line, same
+ * order; no server and no audit (there is no workspace). `--workspace` applies that workspace's tool policy.
+ */
+function replayCommand(name: 'check-content' | 'check-action' | 'guardrail', description: string) {
+  program
+    .command(name)
+    .description(description)
+    .requiredOption('--jsonl', 'one JSON body per line on stdin')
+    .option('--workspace <name>', "use this workspace's guardrail policy (default: the built-in defaults)")
+    .action(async (opts: { workspace?: string }) => {
+      const app = await createPreflight(loadConfig());
+      const checks = app.container.resolve(AgentChecks);
+      let policy = DEFAULT_POLICY;
+      if (opts.workspace) {
+        const ws = await app.db.knex('workspaces').where({ name: opts.workspace }).first('id');
+        if (!ws) throw new Error(`no workspace named ${opts.workspace}`);
+        policy = await readPolicy(app.db.knex, ws.id);
+      }
+      let n = 0;
+      try {
+        await runJsonl(async (body) => {
+          n++;
+          const call = { workspaceId: null, actor: 'cli', requestId: `cli-${n}`, endpoint: `cli ${name}` };
+          if (name === 'check-content') return checks.content(parseCheckContentRequest(body), call);
+          if (name === 'check-action') return checks.action(parseCheckActionRequest(body), call, policy);
+          return checks.guardrail(parseGuardrailRequest(body), call, policy);
+        });
+      } finally {
+        await app.close();
+      }
+    });
+}
+replayCommand('check-content', 'screen content in-process (POST /agent/check-content bodies)');
+replayCommand('check-action', 'check actions in-process (POST /agent/check-action bodies)');
+replayCommand('guardrail', 'unified guardrail in-process (POST /agent/guardrail bodies)');
+
+const feeds = program.command('feeds').description('threat feeds and the known-good list');
+feeds
+  .command('import')
+  .argument('<file>', 'feed file')
+  .option('--format <format>', `one of ${FEED_FORMATS.join(', ')}`, 'plain')
+  .option('--source <name>', 'feed name recorded with each entry (default: the file name)')
+  .option('--category <category>', 'category for entries that carry none', 'phishing')
+  .option('--known-good', 'add the hosts to the known-good list instead of the threat feed')
+  .action(async (file: string, opts: { format: string; source?: string; category: string; knownGood?: boolean }) => {
+    if (!(FEED_FORMATS as readonly string[]).includes(opts.format)) {
+      throw new InvalidArgumentError(`--format must be one of ${FEED_FORMATS.join(', ')}`);
     }
+    const source = opts.source ?? path.basename(file);
+    const parsed = parseFeed(readFileSync(file, 'utf8'), opts.format as FeedFormat, opts.category);
+    await withDatabase(async (db) => {
+      if (opts.knownGood) {
+        const domains = parsed.entries.map((e) => parseTarget(e.host).registrableDomain).filter((d) => d !== undefined);
+        const added = await importKnownGood(db.knex, domains, source);
+        process.stdout.write(`${JSON.stringify({ known_good_added: added, rejected: parsed.rejected.length })}\n`);
+      } else {
+        const { inserted, updated } = await importFeedEntries(db.knex, parsed.entries, source);
+        process.stdout.write(`${JSON.stringify({ inserted, updated, rejected: parsed.rejected.length })}\n`);
+      }
+    });
+    for (const r of parsed.rejected.slice(0, 20)) process.stderr.write(`line ${r.line}: ${r.reason}\n`);
   });
+
+const policyCommand = program.command('policy').description('workspace guardrail policy');
+policyCommand
+  .command('show')
+  .requiredOption('--workspace <name>')
+  .action(async (opts: { workspace: string }) => {
+    const policy = await withDatabase(async (db) => readPolicy(db.knex, await workspaceId(db.knex, opts.workspace)));
+    process.stdout.write(`${JSON.stringify(policy, null, 2)}\n`);
+  });
+const list = (v: string) =>
+  v
+    .split(',')
+    .map((x) => x.trim())
+    .filter(Boolean);
+policyCommand
+  .command('set')
+  .requiredOption('--workspace <name>')
+  .option('--mode <mode>', 'tool policy mode: open or allowlist')
+  .option('--allow <tools>', 'comma-separated allowlist (names or * patterns)', list)
+  .option('--deny <tools>', 'comma-separated denylist (names or * patterns)', list)
+  .option('--connectors <names>', 'comma-separated sanctioned connectors; "none" turns governance off', (v: string) =>
+    v === 'none' ? null : list(v),
+  )
+  .option('--high-impact <tools>', 'comma-separated high-impact tools; "default" restores the defaults', (v: string) =>
+    v === 'default' ? null : list(v),
+  )
+  .action(
+    async (opts: {
+      workspace: string;
+      mode?: string;
+      allow?: string[];
+      deny?: string[];
+      connectors?: string[] | null;
+      highImpact?: string[] | null;
+    }) => {
+      const toolPolicy = {
+        ...(opts.mode !== undefined ? { mode: opts.mode } : {}),
+        ...(opts.allow !== undefined ? { allowed_tools: opts.allow } : {}),
+        ...(opts.deny !== undefined ? { denied_tools: opts.deny } : {}),
+      };
+      const patch = parsePolicyPatch({
+        ...(Object.keys(toolPolicy).length ? { tool_policy: toolPolicy } : {}),
+        ...(opts.connectors !== undefined ? { connectors: opts.connectors } : {}),
+        ...(opts.highImpact !== undefined ? { high_impact_tools: opts.highImpact } : {}),
+      });
+      const next = await withDatabase(async (db) =>
+        updatePolicy(db.knex, await workspaceId(db.knex, opts.workspace), patch),
+      );
+      process.stdout.write(`${JSON.stringify(next, null, 2)}\n`);
+    },
+  );
+
+async function workspaceId(knex: import('knex').Knex, name: string): Promise<string> {
+  const ws = await knex('workspaces').where({ name }).first('id');
+  if (!ws) throw new Error(`no workspace named ${name}`);
+  return ws.id;
+}
 
 program.parseAsync(process.argv).catch((err: unknown) => {
   process.stderr.write(`preflight: ${err instanceof RulesError ? err.message : ((err as Error)?.message ?? err)}\n`);

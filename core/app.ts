@@ -1,8 +1,12 @@
 import 'reflect-metadata';
 import { type DependencyContainer, container as rootContainer } from 'tsyringe';
+import { type Lab, startLab } from '../lab/index.ts';
 import { PLUGINS } from '../plugins/index.ts';
 import { AuditWriter } from './audit/audit-writer.ts';
+import { ActionCheck } from './checks/action-check.ts';
+import { AgentChecks } from './checks/agent-checks.ts';
 import { ContentCheck } from './checks/content-check.ts';
+import { ToolCallCheck } from './checks/tool-call-check.ts';
 import { AppConfig } from './config.ts';
 import { loadOrCreateSigningKey, SigningKey } from './contract/signing-keys.ts';
 import { type Database, openDatabase } from './db/database.ts';
@@ -10,13 +14,19 @@ import { Knex } from './db/knex-token.ts';
 import { DecisionEngines } from './decisions/decision-engines.ts';
 import { DetectorSet } from './pipeline/run-detectors.ts';
 import { PluginCatalog } from './plugins/registry.ts';
+import { ReputationService } from './reputation/reputation-service.ts';
 import { loadRuleset, Ruleset } from './rules/ruleset.ts';
+import { registerSources, type SourceSet } from './sources/index.ts';
+import { BrandCatalog, HostingCatalog } from './url/catalogs.ts';
 
 /** One running Preflight: its own DI container, database pool, rules and detectors. */
 export interface Preflight {
   container: DependencyContainer;
   config: AppConfig;
   db: Database;
+  /** Present in lab mode (PREFLIGHT_LAB): the offline internet every evidence source talks to. */
+  lab?: Lab;
+  sources: SourceSet;
   close(): Promise<void>;
 }
 
@@ -33,6 +43,7 @@ export async function createPreflight(config: AppConfig, opts: { db?: Database }
   const ruleset = loadRuleset(config.rulesDir, catalog);
   const db = opts.db ?? (await openDatabase(config));
   const signingKey = await loadOrCreateSigningKey(db.knex);
+  const lab = config.labSitesDir ? await startLab({ sitesDir: config.labSitesDir }) : undefined;
 
   // A child container per app, never the global registry: two apps in one process (tests) stay apart.
   const container = rootContainer.createChildContainer();
@@ -41,15 +52,32 @@ export async function createPreflight(config: AppConfig, opts: { db?: Database }
   container.registerInstance(PluginCatalog, catalog);
   container.registerInstance(Ruleset, ruleset);
   container.registerInstance(SigningKey, signingKey);
+  container.registerInstance(BrandCatalog, new BrandCatalog(ruleset.brands));
+  container.registerInstance(HostingCatalog, new HostingCatalog(ruleset.hosting));
   container.registerInstance(DecisionEngines, new DecisionEngines(ruleset));
   container.registerInstance(AuditWriter, new AuditWriter(db.knex));
+  // Evidence sources are registered before detectors are created, since detectors resolve them as deps.
+  const sources = registerSources(
+    container,
+    lab ? lab.sourcesConfig() : { dnsServers: config.sources.dnsServers, hostIntelKey: config.sources.hostIntelKey },
+  );
   container.registerInstance(DetectorSet, new DetectorSet(catalog, container));
+  container.registerSingleton(ReputationService);
   container.registerSingleton(ContentCheck);
+  container.registerSingleton(ActionCheck);
+  container.registerSingleton(ToolCallCheck);
+  container.registerSingleton(AgentChecks);
 
   return {
     container,
     config,
     db,
-    close: () => (opts.db ? Promise.resolve() : db.close()),
+    lab,
+    sources,
+    async close() {
+      await sources.close();
+      await lab?.close();
+      if (!opts.db) await db.close();
+    },
   };
 }

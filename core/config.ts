@@ -16,6 +16,13 @@ export interface AppConfig {
   /** How long a decision may be cached by the caller; the spec's longest documented value is 300 s. */
   decisionTtlSeconds: number;
   logRequests: boolean;
+  /** PREFLIGHT_LAB: a lab sites folder; the service then starts its own lab and points every source at it. */
+  labSitesDir?: string;
+  /** Evidence sources outside lab mode. */
+  sources: {
+    dnsServers: string[];
+    hostIntelKey?: string;
+  };
 }
 
 export const AppConfig: InjectionToken<AppConfig> = Symbol('AppConfig');
@@ -42,5 +49,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     bodyLimitBytes: intFromEnv(env, 'PREFLIGHT_BODY_LIMIT_BYTES', 2 * 1024 * 1024, 1024, 64 * 1024 * 1024),
     decisionTtlSeconds: intFromEnv(env, 'PREFLIGHT_DECISION_TTL_SECONDS', 300, 1, 300),
     logRequests: env.PREFLIGHT_LOG_REQUESTS !== '0' && env.NODE_ENV !== 'test',
+    labSitesDir: env.PREFLIGHT_LAB ? path.resolve(process.cwd(), env.PREFLIGHT_LAB) : undefined,
+    sources: {
+      dnsServers: (env.PREFLIGHT_DNS_SERVERS ?? '')
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
+      hostIntelKey: env.PREFLIGHT_HOSTINTEL_KEY || undefined,
+    },
   };
 }
