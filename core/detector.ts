@@ -1,4 +1,5 @@
 import type { InjectionToken } from 'tsyringe';
+import type { Target } from './url/target.ts';
 
 /** Where a detector may run. A plugin lists the surfaces it understands; the pipeline runs only those. */
 export type Surface = 'scan' | 'agent_action' | 'agent_content' | 'agent_tool_call';
@@ -45,6 +46,8 @@ export interface DetectionContext {
   /** Labelled text parts, e.g. `{ page_text: "...", prompt: "..." }`, so findings can say where they came from. */
   texts?: Readonly<Record<string, string>>;
   url?: string;
+  /** The destination parsed once (action checks, scans). */
+  target?: Target;
   signal: AbortSignal;
 }
 

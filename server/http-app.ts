@@ -25,6 +25,14 @@ export function createHttpApp(app: Preflight): Koa {
       jsonLimit: app.config.bodyLimitBytes,
       jsonStrict: true,
       parsedMethods: ['POST', 'PUT', 'PATCH'],
+      // JSON-RPC answers a parse error itself (-32700); everywhere else it is a plain 400.
+      onError: (err, ctx) => {
+        if (ctx.path === '/agent/mcp' && (err as { status?: number }).status === 400) {
+          ctx.state.bodyParseError = true;
+          return;
+        }
+        throw err;
+      },
     }),
   );
   for (const router of [publicRoutes(app), agentRoutes(app)]) {

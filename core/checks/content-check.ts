@@ -1,11 +1,11 @@
 import { inject, injectable } from 'tsyringe';
-import type { PromptInjectionFinding } from '../../plugins/prompt-injection/index.ts';
 import { AppConfig } from '../config.ts';
 import type { DecisionContract } from '../contract/decision-contract.ts';
 import { SigningKey } from '../contract/signing-keys.ts';
 import { DecisionEngines } from '../decisions/decision-engines.ts';
 import { DetectorSet } from '../pipeline/run-detectors.ts';
 import { Ruleset, type Verdict } from '../rules/ruleset.ts';
+import { firedFlags, injectionSummary, screenScore } from './injection-summary.ts';
 import { type CallContext, type Sealed, sealDecision } from './seal.ts';
 
 export interface ContentCheckInput {
@@ -24,20 +24,6 @@ export interface ContentCheckResponse {
   decision: DecisionContract;
 }
 
-/** Severity of the screen → score. A high-severity hit is the worst case, 100 (spec). */
-export function screenScore(
-  severity: 'none' | 'low' | 'high',
-  flags: string[],
-  weights: Record<string, number>,
-): number {
-  if (severity === 'high') return 100;
-  if (severity === 'none') return 0;
-  return Math.min(
-    99,
-    flags.reduce((sum, f) => sum + (weights[f] ?? 0), 0),
-  );
-}
-
 @injectable()
 export class ContentCheck {
   constructor(
@@ -50,12 +36,8 @@ export class ContentCheck {
 
   async check(input: ContentCheckInput, call: CallContext): Promise<{ response: ContentCheckResponse } & Sealed> {
     const runs = await this.detectors.run('agent_content', { text: input.content, url: input.url });
-    const injection = runs.find((r) => r.pluginId === 'prompt-injection')?.output?.data as
-      | { severity: 'none' | 'low' | 'high'; findings: PromptInjectionFinding[] }
-      | undefined;
-    const severity = injection?.severity ?? 'none';
-    const findings = injection?.findings ?? [];
-    const flags = [...new Set(runs.flatMap((r) => r.output?.findings.map((f) => f.flag) ?? []))].sort();
+    const { severity, findings } = injectionSummary(runs);
+    const flags = firedFlags(runs);
     const score = screenScore(severity, flags, this.ruleset.weights);
 
     const decision = await this.engines.for('content').decide({

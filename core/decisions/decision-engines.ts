@@ -6,7 +6,11 @@ export class DecisionEngines {
   private readonly engines: Record<DecisionSurface, DecisionEngine>;
 
   constructor(ruleset: Ruleset) {
-    this.engines = { content: new DecisionEngine(ruleset.decisions.content) };
+    this.engines = {
+      content: new DecisionEngine(ruleset.decisions.content),
+      action: new DecisionEngine(ruleset.decisions.action),
+      tool_call: new DecisionEngine(ruleset.decisions.tool_call),
+    };
   }
 
   for(surface: DecisionSurface): DecisionEngine {

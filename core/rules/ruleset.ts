@@ -5,7 +5,15 @@ import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import canonicalize from 'canonicalize';
 import type { InjectionToken } from 'tsyringe';
 import type { PluginCatalog } from '../plugins/registry.ts';
-import { conditionSchema, decisionRulesSchema, riskLevelsSchema, weightsSchema } from './schemas.ts';
+import {
+  brandsSchema,
+  conditionSchema,
+  decisionRulesSchema,
+  hostingSchema,
+  riskLevelsSchema,
+  toolPolicySchema,
+  weightsSchema,
+} from './schemas.ts';
 
 export type Verdict = 'allow' | 'approval_required' | 'block';
 export const VERDICT_ORDER: readonly Verdict[] = ['allow', 'approval_required', 'block'];
@@ -30,12 +38,28 @@ export interface RiskLevels {
   critical: number;
 }
 
-export type DecisionSurface = 'content';
+export type DecisionSurface = 'content' | 'action' | 'tool_call';
+
+export interface BrandEntry {
+  id: string;
+  name: string;
+  domains: string[];
+  tokens: string[];
+  oauth_hosts: string[];
+}
+
+export interface HostingData {
+  free_hosting: { suffix: string; provider: string }[];
+  suspicious_tlds: string[];
+}
 
 export interface Ruleset {
   weights: Record<string, number>;
   riskLevels: RiskLevels;
   decisions: Record<DecisionSurface, DecisionRule[]>;
+  brands: BrandEntry[];
+  hosting: HostingData;
+  toolPolicy: { high_impact_tools: string[] };
   /** sha256 of the canonical JSON of everything above: names the rules behind every verdict. */
   hash: string;
 }
@@ -57,9 +81,36 @@ export class RulesError extends Error {
 /** The facts each decision surface offers its rules; a rule naming another fact is a typo waiting to bite. */
 export const DECISION_FACTS: Record<DecisionSurface, Record<string, 'flags' | 'string' | 'boolean' | 'number'>> = {
   content: { severity: 'string', injection_detected: 'boolean', flags: 'flags', categories: 'string', score: 'number' },
+  action: {
+    intent: 'string',
+    high_impact_intent: 'boolean',
+    known_good: 'boolean',
+    destination_malicious: 'boolean',
+    destination_category: 'string',
+    destination_risk_level: 'string',
+    destination_score: 'number',
+    reputation_available: 'boolean',
+    injection_severity: 'string',
+    connector_status: 'string',
+    risk_score: 'number',
+    risk_level: 'string',
+    flags: 'flags',
+  },
+  tool_call: {
+    tool_policy_decision: 'string',
+    tool_policy_reason: 'string',
+    connector_status: 'string',
+    injection_severity: 'string',
+    high_impact_tool: 'boolean',
+    flags: 'flags',
+  },
 };
 
-const DECISION_FILES: Record<DecisionSurface, string> = { content: 'decisions/content.json' };
+const DECISION_FILES: Record<DecisionSurface, string> = {
+  content: 'decisions/content.json',
+  action: 'decisions/action.json',
+  tool_call: 'decisions/tool-call.json',
+};
 
 const ajv = new Ajv({ allErrors: true, strict: true, allowUnionTypes: true });
 ajv.addSchema(conditionSchema);
@@ -67,6 +118,9 @@ const validators: Record<string, ValidateFunction> = {
   weights: ajv.compile(weightsSchema),
   riskLevels: ajv.compile(riskLevelsSchema),
   decisions: ajv.compile(decisionRulesSchema),
+  brands: ajv.compile(brandsSchema),
+  hosting: ajv.compile(hostingSchema),
+  toolPolicy: ajv.compile(toolPolicySchema),
 };
 
 function readJson(dir: string, file: string, problems: RulesProblem[]): unknown {
@@ -114,6 +168,14 @@ function validated<T>(
     return undefined;
   }
   return data as T;
+}
+
+function lastLayer<T>(kind: string, dir: string, file: string, problems: RulesProblem[]): [T | undefined] {
+  let out: T | undefined;
+  for (const layer of layers(dir, file, true, problems) as { base: string; data: unknown }[]) {
+    out = validated<T>(kind, layer.base, file, layer.data, problems) ?? out;
+  }
+  return [out];
 }
 
 function* conditionLeaves(
@@ -176,8 +238,20 @@ export function loadRuleset(dir: string, catalog: PluginCatalog): Ruleset {
     decisions[surface] = [...byName.values()];
   }
 
-  if (problems.length > 0 || !riskLevels) throw new RulesError(problems);
-  const body = { weights: sortKeys(weights), riskLevels, decisions };
+  // Data files: a local copy replaces the shipped one whole (lists have no natural merge key).
+  const [brands] = lastLayer<{ brands: BrandEntry[] }>('brands', dir, 'brands.json', problems);
+  const [hosting] = lastLayer<HostingData>('hosting', dir, 'hosting.json', problems);
+  const [toolPolicy] = lastLayer<{ high_impact_tools: string[] }>('toolPolicy', dir, 'tool-policy.json', problems);
+
+  if (problems.length > 0 || !riskLevels || !brands || !hosting || !toolPolicy) throw new RulesError(problems);
+  const body = {
+    weights: sortKeys(weights),
+    riskLevels,
+    decisions,
+    brands: brands.brands,
+    hosting,
+    toolPolicy: { high_impact_tools: toolPolicy.high_impact_tools },
+  };
   return { ...body, hash: sha256Hex(canonicalJson(body)) };
 }
 

@@ -111,3 +111,64 @@ export const riskLevelsSchema = {
 } as const;
 
 export const conditionSchema = condition;
+
+const hostname = {
+  type: 'string',
+  pattern: '^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)+$',
+} as const;
+
+export const brandsSchema = {
+  $id: 'brands',
+  type: 'object',
+  required: ['brands'],
+  additionalProperties: false,
+  properties: {
+    $comment: { type: 'string' },
+    brands: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['id', 'name', 'domains', 'tokens', 'oauth_hosts'],
+        additionalProperties: false,
+        properties: {
+          id: { type: 'string', pattern: '^[a-z0-9]+$' },
+          name: { type: 'string', minLength: 1 },
+          domains: { type: 'array', minItems: 1, items: hostname },
+          tokens: { type: 'array', minItems: 1, items: { type: 'string', pattern: '^[a-z0-9]{3,}$' } },
+          oauth_hosts: { type: 'array', items: hostname },
+        },
+      },
+    },
+  },
+} as const;
+
+export const hostingSchema = {
+  $id: 'hosting',
+  type: 'object',
+  required: ['free_hosting', 'suspicious_tlds'],
+  additionalProperties: false,
+  properties: {
+    $comment: { type: 'string' },
+    free_hosting: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['suffix', 'provider'],
+        additionalProperties: false,
+        properties: { suffix: hostname, provider: { type: 'string', minLength: 1 } },
+      },
+    },
+    suspicious_tlds: { type: 'array', items: { type: 'string', pattern: '^[a-z0-9-]+$' } },
+  },
+} as const;
+
+export const toolPolicySchema = {
+  $id: 'tool-policy',
+  type: 'object',
+  required: ['high_impact_tools'],
+  additionalProperties: false,
+  properties: {
+    $comment: { type: 'string' },
+    high_impact_tools: { type: 'array', items: { type: 'string', minLength: 1, maxLength: 200 } },
+  },
+} as const;

@@ -9,7 +9,15 @@ export interface Principal {
   keyId: string;
   keyPrefix: string;
   role: KeyRole;
-  workspace?: { id: string; name: string; plan: string; agentChecksEnabled: boolean };
+  workspace?: {
+    id: string;
+    name: string;
+    plan: string;
+    agentChecksEnabled: boolean;
+    campaignTaggingEnabled: boolean;
+    /** The stored guardrail policy document (see core/agent-policy/workspace-policy.ts). */
+    agentPolicy: unknown;
+  };
 }
 
 export interface CreatedKey {
@@ -88,6 +96,8 @@ export async function authenticateKey(knex: Knex, presented: string): Promise<Ke
           'w.name as workspace_name',
           'w.plan',
           'w.agent_checks_enabled',
+          'w.campaign_tagging_enabled',
+          'w.agent_policy',
         )
     : undefined;
   const expected: Buffer = row?.key_sha256 ?? DUMMY_HASH;
@@ -106,6 +116,8 @@ export async function authenticateKey(knex: Knex, presented: string): Promise<Ke
             name: row.workspace_name,
             plan: row.plan,
             agentChecksEnabled: row.agent_checks_enabled,
+            campaignTaggingEnabled: row.campaign_tagging_enabled,
+            agentPolicy: row.agent_policy,
           }
         : undefined,
     },

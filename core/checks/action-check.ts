@@ -1,0 +1,227 @@
+import { inject, injectable } from 'tsyringe';
+import { type ConnectorStatus, connectorStatus } from '../agent-policy/tool-policy.ts';
+import type { WorkspacePolicy } from '../agent-policy/workspace-policy.ts';
+import { AppConfig } from '../config.ts';
+import type { DecisionContract } from '../contract/decision-contract.ts';
+import { SigningKey } from '../contract/signing-keys.ts';
+import { DecisionEngines } from '../decisions/decision-engines.ts';
+import { DetectorSet } from '../pipeline/run-detectors.ts';
+import { PluginCatalog } from '../plugins/registry.ts';
+import { type Reputation, ReputationService } from '../reputation/reputation-service.ts';
+import { canonicalJson, Ruleset, type Verdict } from '../rules/ruleset.ts';
+import { type RiskLevel, riskLevelOf } from '../scoring/risk-level.ts';
+import { HostingCatalog } from '../url/catalogs.ts';
+import { parseTarget, type Target } from '../url/target.ts';
+import {
+  firedFlags,
+  flagExplanations,
+  type InjectionSummary,
+  injectionSummary,
+  screenScore,
+} from './injection-summary.ts';
+import { reasonsOf } from './reasons.ts';
+import { type CallContext, type Sealed, sealDecision } from './seal.ts';
+
+export const INTENTS = [
+  'visit',
+  'enter_credentials',
+  'pay',
+  'download',
+  'connect_tool',
+  'sign_transaction',
+  'share_data',
+] as const;
+export type Intent = (typeof INTENTS)[number];
+export const DEPTHS = ['fast', 'deep'] as const;
+export type Depth = (typeof DEPTHS)[number];
+
+export interface ActionCheckInput {
+  url: string;
+  intent: Intent;
+  depth: Depth;
+  connector?: string;
+  page_text?: string;
+  prompt?: string;
+}
+
+export interface UrlVerdict {
+  /** The identity judged: the registrable domain, a free-hosting tenant's own site, or the IP. */
+  domain: string;
+  /** A threat-feed category (`phishing`, `malware`…), `known_good`, `suspicious` or `unknown`. */
+  category: string;
+  risk: RiskLevel;
+  /** What the destination's reputation alone advises. */
+  action: Verdict;
+}
+
+export interface ActionCheckResponse {
+  agent_decision: Verdict;
+  intent: Intent;
+  depth: Depth;
+  risk_score: number;
+  risk_level: RiskLevel;
+  reasons: string[];
+  warnings: string[];
+  flags: string[];
+  flag_explanations: ReturnType<typeof flagExplanations>;
+  prompt_injection: {
+    detected: boolean;
+    severity: InjectionSummary['severity'];
+    findings: { category: string; marker: string; severity: string; field: string }[];
+  };
+  url_verdict: UrlVerdict;
+  ttl_seconds: number;
+  decision: DecisionContract;
+}
+
+/** How long the fast check may wait for Postgres before it answers from the URL alone. */
+const REPUTATION_BUDGET_MS = 800;
+
+/** POST /agent/check-action at depth `fast`: reputation + URL lexicon + intent + injection screen. No live fetch. */
+@injectable()
+export class ActionCheck {
+  constructor(
+    @inject(DetectorSet) private readonly detectors: DetectorSet,
+    @inject(DecisionEngines) private readonly engines: DecisionEngines,
+    @inject(Ruleset) private readonly ruleset: Ruleset,
+    @inject(SigningKey) private readonly key: SigningKey,
+    @inject(AppConfig) private readonly config: AppConfig,
+    @inject(ReputationService) private readonly reputation: ReputationService,
+    @inject(PluginCatalog) private readonly catalog: PluginCatalog,
+    @inject(HostingCatalog) private readonly hosting: HostingCatalog,
+  ) {}
+
+  async check(
+    input: ActionCheckInput,
+    call: CallContext,
+    policy: Pick<WorkspacePolicy, 'connectors'>,
+  ): Promise<{ response: ActionCheckResponse } & Sealed> {
+    const target = parseTarget(input.url);
+    const texts: Record<string, string> = {};
+    if (input.page_text) texts.page_text = input.page_text;
+    if (input.prompt) texts.prompt = input.prompt;
+
+    const [runs, reputation] = await Promise.all([
+      this.detectors.run('agent_action', { url: input.url, target, texts }),
+      this.reputation.lookup(target, REPUTATION_BUDGET_MS),
+    ]);
+    const flags = firedFlags(runs);
+    const injection = injectionSummary(runs);
+    const weights = this.ruleset.weights;
+    const destinationFlags = flags.filter((f) => !f.startsWith('agent:'));
+    const destination = this.destination(target, reputation, destinationFlags);
+    const screen = screenScore(
+      injection.severity,
+      flags.filter((f) => f.startsWith('agent:')),
+      weights,
+    );
+    const riskScore = Math.max(destination.score, screen);
+    const riskLevel = riskLevelOf(riskScore, this.ruleset.riskLevels);
+    const connector = connectorStatus(input.connector, policy.connectors);
+
+    const decision = await this.engines.for('action').decide({
+      intent: input.intent,
+      high_impact_intent: input.intent !== 'visit',
+      known_good: reputation.knownGood,
+      destination_malicious: destination.malicious,
+      destination_category: destination.verdict.category,
+      destination_risk_level: destination.verdict.risk,
+      destination_score: destination.score,
+      reputation_available: reputation.available,
+      injection_severity: injection.severity,
+      connector_status: connector,
+      risk_score: riskScore,
+      risk_level: riskLevel,
+      flags,
+    });
+
+    const reasons = reasonsOf(decision, 'default_allow: No decision rule matched (spec rule 4: otherwise allow)');
+    for (const hit of reputation.feedHits.slice(0, 3)) {
+      reasons.push(`threat feed ${hit.source}: ${hit.kind} ${hit.value} listed as ${hit.category}`);
+    }
+    const warnings = this.warnings(target, reputation, connector, input.connector, runs);
+    const sealed = sealDecision(
+      {
+        surface: 'agent_action',
+        verdict: decision.verdict,
+        flags,
+        reasons,
+        input: canonicalJson(input),
+        rulesetHash: this.ruleset.hash,
+        ttlSeconds: this.ttl(reputation, destination.malicious),
+      },
+      call,
+      this.key,
+    );
+    return {
+      ...sealed,
+      response: {
+        agent_decision: decision.verdict,
+        intent: input.intent,
+        depth: input.depth,
+        risk_score: riskScore,
+        risk_level: riskLevel,
+        reasons,
+        warnings,
+        flags,
+        flag_explanations: flagExplanations(runs, (f) => this.catalog.declarationOf(f), weights),
+        prompt_injection: {
+          detected: injection.findings.length > 0,
+          severity: injection.severity,
+          findings: injection.findings.map((f) => ({
+            category: f.category,
+            marker: f.marker,
+            severity: f.severity,
+            field: f.field,
+          })),
+        },
+        url_verdict: destination.verdict,
+        ttl_seconds: sealed.decision.ttl_seconds,
+        decision: sealed.decision,
+      },
+    };
+  }
+
+  private destination(target: Target, reputation: Reputation, destinationFlags: string[]) {
+    const malicious = reputation.feedHits.length > 0;
+    const flagPoints = destinationFlags.reduce((sum, f) => sum + (this.ruleset.weights[f] ?? 0), 0);
+    const score = malicious ? 100 : Math.min(100, flagPoints);
+    const risk = riskLevelOf(score, this.ruleset.riskLevels);
+    const category = malicious
+      ? reputation.feedHits[0]!.category
+      : reputation.knownGood && destinationFlags.length === 0
+        ? 'known_good'
+        : risk !== 'low'
+          ? 'suspicious'
+          : 'unknown';
+    const action: Verdict =
+      malicious || risk === 'high' || risk === 'critical' ? 'block' : risk === 'medium' ? 'approval_required' : 'allow';
+    const domain = this.hosting.freeHostingFor(target)?.tenantSite ?? target.site;
+    return { malicious, score, verdict: { domain, category, risk, action } satisfies UrlVerdict };
+  }
+
+  /** A verdict resting on partial evidence should be re-asked soon; a settled one may be cached for the full TTL. */
+  private ttl(reputation: Reputation, malicious: boolean): number {
+    if (!reputation.available) return Math.min(30, this.config.decisionTtlSeconds);
+    if (malicious || reputation.knownGood) return this.config.decisionTtlSeconds;
+    return Math.min(120, this.config.decisionTtlSeconds);
+  }
+
+  private warnings(
+    target: Target,
+    reputation: Reputation,
+    connector: ConnectorStatus,
+    connectorName: string | undefined,
+    runs: Awaited<ReturnType<DetectorSet['run']>>,
+  ): string[] {
+    const out: string[] = [];
+    if (reputation.warning) out.push(reputation.warning);
+    const tld = this.hosting.suspiciousTld(target.host);
+    if (tld) out.push(`.${tld} is a top-level domain over-represented in phishing feeds`);
+    const free = this.hosting.freeHostingFor(target);
+    if (free) out.push(`${target.host} is a tenant of the shared platform ${free.provider}: judged as its own site`);
+    if (connector === 'unsanctioned') out.push(`connector ${connectorName} is not on the workspace's sanctioned list`);
+    for (const run of runs) if (run.skipped) out.push(`detector ${run.pluginId} skipped: ${run.skipped.reason}`);
+    return out;
+  }
+}

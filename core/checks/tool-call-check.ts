@@ -1,0 +1,154 @@
+import { inject, injectable } from 'tsyringe';
+import {
+  type ConnectorStatus,
+  connectorOf,
+  connectorStatus,
+  evaluateToolPolicy,
+  highImpactMatch,
+  type ToolPolicyOutcome,
+} from '../agent-policy/tool-policy.ts';
+import type { WorkspacePolicy } from '../agent-policy/workspace-policy.ts';
+import { AppConfig } from '../config.ts';
+import type { DecisionContract } from '../contract/decision-contract.ts';
+import { SigningKey } from '../contract/signing-keys.ts';
+import { DecisionEngines } from '../decisions/decision-engines.ts';
+import { DetectorSet } from '../pipeline/run-detectors.ts';
+import { PluginCatalog } from '../plugins/registry.ts';
+import { canonicalJson, Ruleset, type Verdict } from '../rules/ruleset.ts';
+import { type RiskLevel, riskLevelOf } from '../scoring/risk-level.ts';
+import {
+  firedFlags,
+  flagExplanations,
+  type InjectionSummary,
+  injectionSummary,
+  screenScore,
+} from './injection-summary.ts';
+import { stringLeaves } from './json-leaves.ts';
+import { reasonsOf } from './reasons.ts';
+import { type CallContext, type Sealed, sealDecision } from './seal.ts';
+
+export interface ToolCallInput {
+  tool: string;
+  arguments?: Record<string, unknown>;
+  connector?: string;
+  prompt?: string;
+  intent?: string;
+}
+
+export interface ToolCallResponse {
+  agent_decision: Verdict;
+  tool: string;
+  tool_policy: ToolPolicyOutcome;
+  connector: { name: string | null; status: ConnectorStatus };
+  high_impact: { matched: boolean; pattern: string | null };
+  risk_score: number;
+  risk_level: RiskLevel;
+  reasons: string[];
+  warnings: string[];
+  flags: string[];
+  flag_explanations: ReturnType<typeof flagExplanations>;
+  prompt_injection: {
+    detected: boolean;
+    severity: InjectionSummary['severity'];
+    /** `field` is the JSON path of the argument that carried the marker (`$.body.text`), or `prompt`. */
+    findings: { category: string; marker: string; severity: string; field: string }[];
+  };
+  ttl_seconds: number;
+  decision: DecisionContract;
+}
+
+/** A tool call: workspace tool policy + connector governance + injection screen of the arguments + high impact. */
+@injectable()
+export class ToolCallCheck {
+  constructor(
+    @inject(DetectorSet) private readonly detectors: DetectorSet,
+    @inject(DecisionEngines) private readonly engines: DecisionEngines,
+    @inject(Ruleset) private readonly ruleset: Ruleset,
+    @inject(SigningKey) private readonly key: SigningKey,
+    @inject(AppConfig) private readonly config: AppConfig,
+    @inject(PluginCatalog) private readonly catalog: PluginCatalog,
+  ) {}
+
+  async check(
+    input: ToolCallInput,
+    call: CallContext,
+    policy: WorkspacePolicy,
+  ): Promise<{ response: ToolCallResponse } & Sealed> {
+    const toolPolicy = evaluateToolPolicy(input.tool, policy.tool_policy);
+    const connectorName = connectorOf(input.tool, input.connector);
+    const connector = connectorStatus(connectorName, policy.connectors);
+    const highImpact = highImpactMatch(
+      input.tool,
+      policy.high_impact_tools ?? this.ruleset.toolPolicy.high_impact_tools,
+    );
+
+    const { leaves, truncated } = stringLeaves(input.arguments ?? {});
+    const texts: Record<string, string> = Object.fromEntries(leaves);
+    if (input.prompt) texts.prompt = input.prompt;
+    const runs = await this.detectors.run('agent_tool_call', { texts });
+    const flags = firedFlags(runs);
+    const injection = injectionSummary(runs);
+    const riskScore = Math.max(
+      screenScore(injection.severity, flags, this.ruleset.weights),
+      toolPolicy.decision === 'block' ? 100 : 0,
+    );
+
+    const decision = await this.engines.for('tool_call').decide({
+      tool_policy_decision: toolPolicy.decision,
+      tool_policy_reason: toolPolicy.reason,
+      connector_status: connector,
+      injection_severity: injection.severity,
+      high_impact_tool: highImpact !== undefined,
+      flags,
+    });
+    const reasons = reasonsOf(
+      decision,
+      `default_allow: ${toolPolicy.reason}: no guardrail layer objected to this call`,
+    );
+    const warnings: string[] = [];
+    if (truncated) warnings.push('arguments too large: only the first strings were screened');
+    for (const run of runs) if (run.skipped) warnings.push(`detector ${run.pluginId} skipped: ${run.skipped.reason}`);
+
+    const sealed = sealDecision(
+      {
+        surface: 'agent_tool_call',
+        verdict: decision.verdict,
+        flags,
+        reasons,
+        input: canonicalJson({ ...input, arguments: input.arguments ?? {} }),
+        rulesetHash: this.ruleset.hash,
+        ttlSeconds: Math.min(60, this.config.decisionTtlSeconds),
+      },
+      call,
+      this.key,
+    );
+    return {
+      ...sealed,
+      response: {
+        agent_decision: decision.verdict,
+        tool: input.tool,
+        tool_policy: toolPolicy,
+        connector: { name: connectorName ?? null, status: connector },
+        high_impact: { matched: highImpact !== undefined, pattern: highImpact ?? null },
+        risk_score: riskScore,
+        risk_level: riskLevelOf(riskScore, this.ruleset.riskLevels),
+        reasons,
+        warnings,
+        flags,
+        flag_explanations: flagExplanations(runs, (f) => this.catalog.declarationOf(f), this.ruleset.weights),
+        prompt_injection: {
+          detected: injection.findings.length > 0,
+          severity: injection.severity,
+          findings: injection.findings.map((f) => ({
+            category: f.category,
+            marker: f.marker,
+            severity: f.severity,
+            field: f.field,
+          })),
+        },
+        ttl_seconds: sealed.decision.ttl_seconds,
+        decision: sealed.decision,
+      },
+    };
+  }
+}

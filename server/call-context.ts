@@ -1,0 +1,22 @@
+import type { Context } from 'koa';
+import { type WorkspacePolicy, withDefaults } from '../core/agent-policy/workspace-policy.ts';
+import type { CallContext } from '../core/checks/seal.ts';
+import type { Principal } from '../core/workspaces/api-keys.ts';
+
+/** What the auth middleware established about the caller of an /agent route. */
+export function principalOf(ctx: Context): Principal & { workspace: NonNullable<Principal['workspace']> } {
+  return ctx.state.principal as Principal & { workspace: NonNullable<Principal['workspace']> };
+}
+
+export function callContext(ctx: Context, endpoint: string): CallContext {
+  return {
+    workspaceId: principalOf(ctx).workspace.id,
+    actor: ctx.state.actor as string | null,
+    requestId: ctx.state.requestId as string,
+    endpoint,
+  };
+}
+
+export function policyOf(ctx: Context): WorkspacePolicy {
+  return withDefaults(principalOf(ctx).workspace.agentPolicy);
+}
