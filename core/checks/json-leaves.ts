@@ -25,7 +25,7 @@ export function stringLeaves(value: unknown): { leaves: [string, string][]; trun
         continue;
       }
       if (Array.isArray(node)) {
-        node.forEach((child, j) => queue.push([`${path}[${j}]`, child, depth + 1]));
+        for (const [j, child] of node.entries()) queue.push([`${path}[${j}]`, child, depth + 1]);
       } else {
         for (const [key, child] of Object.entries(node)) {
           const childPath = /^[A-Za-z_$][\w$]*$/.test(key) ? `${path}.${key}` : `${path}[${JSON.stringify(key)}]`;

@@ -76,8 +76,8 @@ export async function handleMcp(ctx: Context, checks: AgentChecks): Promise<void
     if (typeof message.method !== 'string' && !('result' in message || 'error' in message)) {
       return reply(ctx, idOf(message), { error: { code: -32600, message: 'Invalid Request: method is required' } });
     }
+    ctx.body = null; // before the status: Koa turns a null body into 204 otherwise
     ctx.status = 202;
-    ctx.body = null;
     return;
   }
   const id = idOf(message);
