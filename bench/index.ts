@@ -5,7 +5,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { bodyParser } from '@koa/bodyparser';
 import Koa from 'koa';
+import { DEFAULT_POLICY } from '../core/agent-policy/workspace-policy.ts';
 import { createPreflight } from '../core/app.ts';
+import { AgentChecks } from '../core/checks/agent-checks.ts';
 import { ContentCheck } from '../core/checks/content-check.ts';
 import { loadConfig } from '../core/config.ts';
 import { openEmbeddedDatabase } from '../core/db/embedded-postgres.ts';
@@ -13,7 +15,7 @@ import { Knex } from '../core/db/knex-token.ts';
 import { createApiKey } from '../core/workspaces/api-keys.ts';
 import { screenText } from '../plugins/prompt-injection/screen.ts';
 import { createHttpApp } from '../server/http-app.ts';
-import { fmt, listen, load } from './support.ts';
+import { fmt, listen, load, percentile } from './support.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
@@ -71,8 +73,8 @@ async function main(): Promise<void> {
     const body = ctx.request.body as { content?: string };
     ctx.body = { ok: true, length: body.content?.length ?? 0 };
   });
-  const bareUrl = await listen(bare.listen());
-  const serviceUrl = await listen(createHttpApp(app).listen());
+  const bareUrl = await listen(bare);
+  const serviceUrl = await listen(createHttpApp(app));
   const body = JSON.stringify({ content: text(1024) });
 
   const baseline = await load(bareUrl, { body, seconds: SECONDS, connections: CONNECTIONS });
@@ -95,7 +97,65 @@ async function main(): Promise<void> {
     `\nratio check-content / bare Koa: ${fmt(service.requestsPerSec / baseline.requestsPerSec, 3)} of the throughput\n`,
   );
 
-  // 2. In-process screening: the pattern screen alone, and the whole check (screen + rules + signature).
+  // 2. Fast action check: warm (same destination, caches hot) and cold (a new host every request: one feed query).
+  let coldCounter = 0;
+  const actionHeaders = { authorization: `Api-Key ${key}` };
+  const warm = await load(`${serviceUrl}/agent/check-action`, {
+    body: JSON.stringify({ url: 'https://checkout.example-shop.com/cart', intent: 'pay' }),
+    headers: actionHeaders,
+    seconds: SECONDS,
+    connections: CONNECTIONS,
+  });
+  const cold = await load(`${serviceUrl}/agent/check-action`, {
+    body: () => JSON.stringify({ url: `https://h${coldCounter++}.cold-bench.example/`, intent: 'pay' }),
+    headers: actionHeaders,
+    seconds: SECONDS,
+    connections: CONNECTIONS,
+  });
+  console.log('## POST /agent/check-action, depth fast, over HTTP\n');
+  console.log('| case | req/s | p50 ms | p99 ms | non-2xx | ratio to bare Koa req/s |');
+  console.log('|---|---|---|---|---|---|');
+  for (const [label, r] of [
+    ['warm (same destination)', warm],
+    ['cold (new host each request)', cold],
+  ] as const) {
+    console.log(
+      `| ${label} | ${fmt(r.requestsPerSec, 0)} | ${r.p50Ms} | ${r.p99Ms} | ${r.non2xx} | ${fmt(r.requestsPerSec / baseline.requestsPerSec, 3)} |`,
+    );
+  }
+
+  // Unloaded single-request latency, in-process: what one agent waiting for one verdict sees.
+  const actions = app.container.resolve(AgentChecks);
+  const policy = DEFAULT_POLICY;
+  const sample = async (body: () => object) => {
+    const times: number[] = [];
+    for (let i = 0; i < 400; i++) {
+      const started = performance.now();
+      await actions.action(
+        body() as never,
+        { workspaceId: null, actor: 'bench', requestId: 'b', endpoint: 'bench' },
+        policy,
+      );
+      times.push(performance.now() - started);
+    }
+    return times.sort((a, b) => a - b);
+  };
+  const warmTimes = await sample(() => ({
+    url: 'https://checkout.example-shop.com/cart',
+    intent: 'pay',
+    depth: 'fast',
+  }));
+  const coldTimes = await sample(() => ({
+    url: `https://u${coldCounter++}.cold-bench.example/`,
+    intent: 'pay',
+    depth: 'fast',
+  }));
+  console.log('\n| in-process, one at a time | p50 ms | p99 ms |');
+  console.log('|---|---|---|');
+  console.log(`| warm | ${fmt(percentile(warmTimes, 50), 3)} | ${fmt(percentile(warmTimes, 99), 3)} |`);
+  console.log(`| cold | ${fmt(percentile(coldTimes, 50), 3)} | ${fmt(percentile(coldTimes, 99), 3)} |\n`);
+
+  // 3. In-process screening: the pattern screen alone, and the whole check (screen + rules + signature).
   const check = app.container.resolve(ContentCheck);
   const call = { workspaceId: null, actor: 'bench', requestId: 'bench', endpoint: 'bench' };
   const copy = (s: string) => s.slice(0, 1).concat(s.slice(1)); // a fresh string, no cached normalisation

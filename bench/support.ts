@@ -1,5 +1,5 @@
 import { once } from 'node:events';
-import type { Server } from 'node:http';
+import { createServer, type RequestListener } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import autocannon from 'autocannon';
 
@@ -11,7 +11,8 @@ export interface LoadResult {
   errors: number;
 }
 
-export async function listen(server: Server): Promise<string> {
+export async function listen(app: { callback(): RequestListener }): Promise<string> {
+  const server = createServer(app.callback());
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -19,15 +20,22 @@ export async function listen(server: Server): Promise<string> {
 
 export async function load(
   url: string,
-  opts: { body: string; headers?: Record<string, string>; seconds: number; connections: number },
+  opts: {
+    body: string | (() => string);
+    headers?: Record<string, string>;
+    seconds: number;
+    connections: number;
+  },
 ): Promise<LoadResult> {
+  const { body } = opts;
   const result = await autocannon({
     url,
     method: 'POST',
-    body: opts.body,
     headers: { 'content-type': 'application/json', ...opts.headers },
     duration: opts.seconds,
     connections: opts.connections,
+    // A body factory makes every request different (cold caches); a string repeats one request (warm).
+    ...(typeof body === 'string' ? { body } : { requests: [{ setupRequest: (req) => ({ ...req, body: body() }) }] }),
   });
   return {
     requestsPerSec: result.requests.average,
@@ -40,4 +48,8 @@ export async function load(
 
 export function fmt(n: number, digits = 1): string {
   return n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+}
+
+export function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
 }
