@@ -6,6 +6,17 @@ import { startLab } from './index.ts';
  */
 export async function runLabCommand(sitesDir: string): Promise<void> {
   const lab = await startLab({ sitesDir });
+  // Handlers first: a caller may send SIGTERM the moment it reads the line, and until a handler is installed the
+  // kernel's default action (terminate at once) applies.
+  const stopped = new Promise<void>((resolve) => {
+    const stop = () => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      resolve();
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
   process.stdout.write(
     `${JSON.stringify({
       ...lab.endpoints,
@@ -16,14 +27,6 @@ export async function runLabCommand(sitesDir: string): Promise<void> {
       startup_ms: Math.round(lab.startupMs),
     })}\n`,
   );
-  await new Promise<void>((resolve) => {
-    const stop = () => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
-      resolve();
-    };
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
-  });
+  await stopped;
   await lab.close();
 }

@@ -9,12 +9,7 @@ async function main(): Promise<void> {
   const app = await createPreflight(config);
   const server = createHttpApp(app).listen(config.port, config.host);
   await once(server, 'listening');
-  const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : config.port;
-  process.stdout.write(
-    `${JSON.stringify({ msg: 'preflight listening', port, database: app.db.embedded ? 'embedded' : 'DATABASE_URL' })}\n`,
-  );
-
+  // Handlers before the 'listening' line: whoever reads it may signal at once.
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
@@ -27,6 +22,11 @@ async function main(): Promise<void> {
   };
   process.on('SIGINT', () => void stop('SIGINT'));
   process.on('SIGTERM', () => void stop('SIGTERM'));
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  process.stdout.write(
+    `${JSON.stringify({ msg: 'preflight listening', port, database: app.db.embedded ? 'embedded' : 'DATABASE_URL' })}\n`,
+  );
 }
 
 main().catch((err) => {

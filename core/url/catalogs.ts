@@ -1,17 +1,14 @@
-import type { InjectionToken } from 'tsyringe';
 import type { BrandEntry, HostingData } from '../rules/ruleset.ts';
 import type { Target } from './target.ts';
 
 /** Trusted brands from rules/brands.json, indexed for the lookups URL detectors make. */
 export class BrandCatalog {
   private readonly byDomain = new Map<string, BrandEntry>();
-  private readonly byToken = new Map<string, BrandEntry>();
   private readonly byOauthHost = new Map<string, BrandEntry>();
 
   constructor(readonly brands: readonly BrandEntry[]) {
     for (const b of brands) {
       for (const d of b.domains) this.byDomain.set(d, b);
-      for (const t of b.tokens) this.byToken.set(t, b);
       for (const h of b.oauth_hosts) this.byOauthHost.set(h, b);
     }
   }
@@ -25,26 +22,8 @@ export class BrandCatalog {
     return undefined;
   }
 
-  byTokenExact(token: string): BrandEntry | undefined {
-    return this.byToken.get(token);
-  }
-
   oauthProviderOf(host: string): BrandEntry | undefined {
     return this.byOauthHost.get(host);
-  }
-
-  /** Brands whose tokens occur in `text` (lower-case; a token must be a whole alphanumeric run or its prefix). */
-  tokensIn(text: string): { brand: BrandEntry; token: string }[] {
-    const found = new Map<string, { brand: BrandEntry; token: string }>();
-    for (const run of text.toLowerCase().split(/[^a-z0-9]+/)) {
-      if (run.length < 3) continue;
-      for (const [token, brand] of this.byToken) {
-        if (!found.has(brand.id) && run.includes(token) && (run === token || token.length >= 5)) {
-          found.set(brand.id, { brand, token });
-        }
-      }
-    }
-    return [...found.values()];
   }
 }
 
@@ -66,6 +45,7 @@ export class HostingCatalog {
   }
 
   freeHostingFor(target: Pick<Target, 'host'>): FreeHostingMatch | undefined {
+    if (this.isPlatformHost(target.host)) return undefined;
     for (const { suffix, provider } of this.data.free_hosting) {
       if (target.host.endsWith(`.${suffix}`)) {
         const rest = target.host.slice(0, -suffix.length - 1);
@@ -76,9 +56,10 @@ export class HostingCatalog {
     return undefined;
   }
 
-  /** The platform itself (`vercel.app`, `www.vercel.app`…) rather than a tenant of it. */
+  /** The platform itself (`vercel.app`, `www.vercel.app`) rather than a tenant of it. */
   isPlatformHost(host: string): boolean {
-    return this.data.free_hosting.some((f) => host === f.suffix);
+    const bare = host.startsWith('www.') ? host.slice(4) : host;
+    return this.data.free_hosting.some((f) => bare === f.suffix);
   }
 
   suspiciousTld(host: string): string | undefined {

@@ -90,11 +90,12 @@ describe('threat feeds and reputation', () => {
     const trx = await t.knex.transaction();
     await trx.raw('lock table threat_feed_entries in access exclusive mode');
     try {
+      // A deadline, not a benchmark: the spec promises a fast check in under two seconds whatever the database does.
       const started = performance.now();
       const result = await rep.lookup(parseTarget('https://never-cached.example/'), 100);
+      assert.ok(performance.now() - started < 2000);
       assert.equal(result.available, false);
       assert.match(result.warning ?? '', /budget/);
-      assert.ok(performance.now() - started < 2000);
     } finally {
       await trx.rollback();
     }

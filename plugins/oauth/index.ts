@@ -1,0 +1,73 @@
+import { defineDetector, type Finding } from '../../core/detector.ts';
+import { BrandCatalog } from '../../core/url/catalogs.ts';
+import { analyzeOAuth, hasOAuthEvidence, type OAuthAnalysis } from './analyze.ts';
+
+function findingsOf(a: OAuthAnalysis, host: string): Finding[] {
+  const findings: Finding[] = [];
+  if (a.provider_mismatch) {
+    findings.push({
+      flag: 'oauth:provider_mismatch',
+      detail: `Authorize flow names ${a.mismatched_providers.join(', ')} but runs on ${host}, which is not that provider's`,
+      evidence: { provider_hints: a.provider_hints, mismatched_providers: a.mismatched_providers },
+    });
+  }
+  if (a.decoded_targets.length > 0) {
+    findings.push({
+      flag: 'oauth:encoded_auth_payload',
+      detail: `Encoded parameter ${a.decoded_targets[0]!.param} (${a.decoded_targets[0]!.encodings.join(' → ')}) hides an authorize target`,
+      evidence: { decoded_targets: a.decoded_targets },
+    });
+  }
+  if (a.authorize_flow_anomalies.length > 0) {
+    findings.push({
+      flag: 'oauth:malformed_authorize_flow',
+      detail: `Authorize flow anomalies: ${a.authorize_flow_anomalies.join(', ')}`,
+      evidence: { authorize_flow_anomalies: a.authorize_flow_anomalies, redirect_host: a.redirect_host },
+    });
+  }
+  if (a.generic_auth_terms.length > 0) {
+    findings.push({
+      flag: 'oauth:generic_auth_handoff',
+      detail: `Page asks to sign in or grant access ("${a.generic_auth_terms.join('", "')}") on ${host}, with no explicit scopes and no provider behind it`,
+      evidence: { generic_auth_terms: a.generic_auth_terms },
+    });
+  }
+  return findings;
+}
+
+export default defineDetector({
+  meta: {
+    id: 'oauth',
+    version: '1.0.0',
+    description:
+      'OAuth / OpenID Connect authorize-flow abuse read from the URL (and page text when given): provider mismatch, encoded authorize payloads, malformed flows, fake consent handoffs.',
+    surfaces: ['agent_action', 'scan'],
+    flags: {
+      'oauth:provider_mismatch': {
+        description: 'Authorize flow references a known provider brand on a different domain.',
+      },
+      'oauth:encoded_auth_payload': {
+        description:
+          'Nested authorize target hidden in an encoded payload (hex, standard base64, URL-safe base64 are decoded).',
+      },
+      'oauth:malformed_authorize_flow': {
+        description: 'Broken callback or inconsistent response-mode pattern.',
+      },
+      'oauth:generic_auth_handoff': {
+        description: 'Fake consent or login handoff without explicit scopes on a non-provider host.',
+      },
+    },
+    timeoutMs: 1_000,
+  },
+  deps: { brands: BrandCatalog },
+  create: ({ deps }) => ({
+    detect(ctx) {
+      if (!ctx.target) return { findings: [] };
+      const analysis = analyzeOAuth(ctx.target, deps.brands, ctx.texts?.page_text);
+      return {
+        findings: findingsOf(analysis, ctx.target.host),
+        data: hasOAuthEvidence(analysis) ? { ...analysis } : undefined,
+      };
+    },
+  }),
+});

@@ -1,0 +1,14 @@
+// The shipped brand and hosting catalogs, for unit tests of URL detectors. (Fixtures are run by the contract test.)
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { ROOT_DIR } from '../../core/config.ts';
+import type { BrandEntry, HostingData } from '../../core/rules/ruleset.ts';
+import { BrandCatalog, HostingCatalog } from '../../core/url/catalogs.ts';
+
+export function shippedCatalogs(): { brands: BrandCatalog; hosting: HostingCatalog } {
+  const read = (file: string) => JSON.parse(readFileSync(path.join(ROOT_DIR, 'rules', file), 'utf8'));
+  return {
+    brands: new BrandCatalog((read('brands.json') as { brands: BrandEntry[] }).brands),
+    hosting: new HostingCatalog(read('hosting.json') as HostingData),
+  };
+}
