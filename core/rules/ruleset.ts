@@ -46,6 +46,7 @@ export interface BrandEntry {
   domains: string[];
   tokens: string[];
   oauth_hosts: string[];
+  cctld_variants?: boolean;
 }
 
 export interface HostingData {

@@ -136,6 +136,7 @@ export const brandsSchema = {
           domains: { type: 'array', minItems: 1, items: hostname },
           tokens: { type: 'array', minItems: 1, items: { type: 'string', pattern: '^[a-z0-9]{3,}$' } },
           oauth_hosts: { type: 'array', items: hostname },
+          cctld_variants: { type: 'boolean' },
         },
       },
     },

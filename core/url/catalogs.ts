@@ -1,3 +1,4 @@
+import { parse } from 'tldts';
 import type { BrandEntry, HostingData } from '../rules/ruleset.ts';
 import type { Target } from './target.ts';
 
@@ -5,19 +6,28 @@ import type { Target } from './target.ts';
 export class BrandCatalog {
   private readonly byDomain = new Map<string, BrandEntry>();
   private readonly byOauthHost = new Map<string, BrandEntry>();
+  private readonly byCountryLabel = new Map<string, BrandEntry>();
 
   constructor(readonly brands: readonly BrandEntry[]) {
     for (const b of brands) {
       for (const d of b.domains) this.byDomain.set(d, b);
       for (const h of b.oauth_hosts) this.byOauthHost.set(h, b);
+      if (b.cctld_variants) this.byCountryLabel.set(b.domains[0]!.split('.')[0]!, b);
     }
   }
 
-  /** The brand that owns this host (the host is one of its domains or below one). */
+  /**
+   * The brand that owns this host: the host is one of its domains or below one, or (for brands marked
+   * `cctld_variants`) its main label under a country-code suffix such as `google.de` or `amazon.co.uk`.
+   */
   ownerOf(host: string): BrandEntry | undefined {
     for (let h = host; h.includes('.'); h = h.slice(h.indexOf('.') + 1)) {
       const b = this.byDomain.get(h);
       if (b) return b;
+    }
+    const { domainWithoutSuffix, publicSuffix } = parse(host, { allowPrivateDomains: false });
+    if (domainWithoutSuffix && publicSuffix && /^(?:(?:com|co|org|net)\.)?[a-z]{2}$/.test(publicSuffix)) {
+      return this.byCountryLabel.get(domainWithoutSuffix);
     }
     return undefined;
   }

@@ -52,6 +52,31 @@ describe('POST /agent/check-action (fast)', () => {
     assert.equal(res.body.url_verdict.domain, 'paypal.com');
   });
 
+  it('rule 1 from the URL alone: a brand lure on a free-hosting tenant is high risk and blocked', async () => {
+    const res = await check({ url: 'https://paypal-account-verify.vercel.app/login' });
+    assert.equal(res.body.agent_decision, 'block');
+    assert.ok(['high', 'critical'].includes(res.body.url_verdict.risk));
+    assert.ok(res.body.flags.includes('infrastructure:brand_free_hosting_lure'), res.body.flags);
+    assert.equal(
+      res.body.url_verdict.domain,
+      'paypal-account-verify.vercel.app',
+      'the tenant is judged, not vercel.app',
+    );
+    assert.ok(res.body.warnings.some((w: string) => /tenant of the shared platform Vercel/.test(w)));
+  });
+
+  it('a medium-risk look-alike needs approval even for a visit (suspicious_destination)', async () => {
+    const res = await check({ url: 'https://login-microsoftonline-secure.com/' });
+    assert.equal(res.body.agent_decision, 'approval_required');
+    assert.ok(res.body.flags.includes('content:brand_impersonation'));
+    assert.equal(res.body.url_verdict.category, 'suspicious');
+    assert.match(res.body.reasons[0], /^suspicious_destination: /);
+    // The brand's own country domains are not look-alikes.
+    const own = await check({ url: 'https://www.google.de/' });
+    assert.deepEqual(own.body.flags, []);
+    assert.equal(own.body.agent_decision, 'allow');
+  });
+
   it('rule 4: visiting an unknown but unremarkable destination is allowed', async () => {
     const res = await check({ url: 'https://blog.unknown-store.example/' });
     assert.equal(res.status, 200);

@@ -34,8 +34,12 @@ function oauthDomains(catalog: BrandCatalog): Map<string, BrandEntry> {
 export function brandOwning(target: Target, catalog: BrandCatalog): BrandEntry | undefined {
   if (target.isIp) return undefined;
   const owner = catalog.ownerOf(target.host);
-  const ownedDomain = owner?.domains.find((d) => target.host === d || target.host.endsWith(`.${d}`));
-  if (owner && ownedDomain && ownedDomain.length >= target.site.length) return owner;
+  if (owner) {
+    const ownedDomain = owner.domains.find((d) => target.host === d || target.host.endsWith(`.${d}`));
+    // No listed domain matched: the catalog recognised a country-code variant, which covers the whole site.
+    if (!ownedDomain && !target.privateSuffix) return owner;
+    if (ownedDomain && ownedDomain.length >= target.site.length) return owner;
+  }
   if (catalog.oauthProviderOf(target.host)) return catalog.oauthProviderOf(target.host);
   if (target.privateSuffix || !target.registrableDomain) return undefined;
   return oauthDomains(catalog).get(target.registrableDomain);
