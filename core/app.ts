@@ -3,6 +3,7 @@ import { type DependencyContainer, container as rootContainer } from 'tsyringe';
 import { type Lab, startLab } from '../lab/index.ts';
 import { PLUGINS } from '../plugins/index.ts';
 import { AuditWriter } from './audit/audit-writer.ts';
+import { BrowserCapturer, NoBrowser } from './browser/browser-capture.ts';
 import { ActionCheck } from './checks/action-check.ts';
 import { AgentChecks } from './checks/agent-checks.ts';
 import { ContentCheck } from './checks/content-check.ts';
@@ -61,6 +62,7 @@ export async function createPreflight(config: AppConfig, opts: { db?: Database }
     container,
     lab ? lab.sourcesConfig() : { dnsServers: config.sources.dnsServers, hostIntelKey: config.sources.hostIntelKey },
   );
+  container.registerInstance(BrowserCapturer, new NoBrowser('browser capture is not available in this build'));
   container.registerInstance(DetectorSet, new DetectorSet(catalog, container));
   container.registerSingleton(ReputationService);
   container.registerSingleton(ContentCheck);

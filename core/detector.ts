@@ -1,4 +1,5 @@
 import type { InjectionToken } from 'tsyringe';
+import type { ScanEvidence } from './scan/evidence.ts';
 import type { Target } from './url/target.ts';
 
 /** Where a detector may run. A plugin lists the surfaces it understands; the pipeline runs only those. */
@@ -10,6 +11,8 @@ export interface FlagMeta {
   parametrised?: boolean;
   /** Evidence-only flags carry weight 0 and never move a score on their own. */
   evidenceOnly?: boolean;
+  /** Raised by rules/composites.json from other flags, never emitted by the detector itself. */
+  composite?: boolean;
 }
 
 export interface DetectorMeta<Config = unknown> {
@@ -48,6 +51,8 @@ export interface DetectionContext {
   url?: string;
   /** The destination parsed once (action checks, scans). */
   target?: Target;
+  /** Scans: everything the sources learned about the target (DNS, RDAP, TLS, page, CT, history, host, browser). */
+  evidence?: ScanEvidence;
   signal: AbortSignal;
 }
 

@@ -73,6 +73,9 @@ export class DetectorSet {
       if (!declared || declared.pluginId !== pluginId) {
         throw new ContractViolation(`${pluginId} emitted undeclared flag ${f.flag}`);
       }
+      if (declared.composite) {
+        throw new ContractViolation(`${pluginId} emitted ${f.flag}, which only rules/composites.json may raise`);
+      }
     }
   }
 }

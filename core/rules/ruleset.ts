@@ -7,6 +7,7 @@ import type { InjectionToken } from 'tsyringe';
 import type { PluginCatalog } from '../plugins/registry.ts';
 import {
   brandsSchema,
+  compositesSchema,
   conditionSchema,
   decisionRulesSchema,
   hostingSchema,
@@ -49,6 +50,14 @@ export interface BrandEntry {
   cctld_variants?: boolean;
 }
 
+/** A flag raised when all of `all` and at least one of `any` (if given) fired. */
+export interface CompositeRule {
+  flag: string;
+  all: string[];
+  any?: string[];
+  detail: string;
+}
+
 export interface HostingData {
   free_hosting: { suffix: string; provider: string }[];
   suspicious_tlds: string[];
@@ -61,6 +70,7 @@ export interface Ruleset {
   brands: BrandEntry[];
   hosting: HostingData;
   toolPolicy: { high_impact_tools: string[] };
+  composites: CompositeRule[];
   /** sha256 of the canonical JSON of everything above: names the rules behind every verdict. */
   hash: string;
 }
@@ -122,6 +132,7 @@ const validators: Record<string, ValidateFunction> = {
   brands: ajv.compile(brandsSchema),
   hosting: ajv.compile(hostingSchema),
   toolPolicy: ajv.compile(toolPolicySchema),
+  composites: ajv.compile(compositesSchema),
 };
 
 function readJson(dir: string, file: string, problems: RulesProblem[]): unknown {
@@ -244,7 +255,40 @@ export function loadRuleset(dir: string, catalog: PluginCatalog): Ruleset {
   const [hosting] = lastLayer<HostingData>('hosting', dir, 'hosting.json', problems);
   const [toolPolicy] = lastLayer<{ high_impact_tools: string[] }>('toolPolicy', dir, 'tool-policy.json', problems);
 
-  if (problems.length > 0 || !riskLevels || !brands || !hosting || !toolPolicy) throw new RulesError(problems);
+  const [composites] = lastLayer<{ composites: CompositeRule[] }>('composites', dir, 'composites.json', problems);
+  for (const [i, c] of (composites?.composites ?? []).entries()) {
+    const file = path.join(dir, 'composites.json');
+    const declared = catalog.declarationOf(c.flag);
+    if (!declared?.composite) {
+      problems.push({
+        file,
+        pointer: `/composites/${i}/flag`,
+        message: `${c.flag} is not declared as a composite flag by any plugin`,
+      });
+    }
+    for (const [j, part] of [...c.all, ...(c.any ?? [])].entries()) {
+      if (!catalog.declarationOf(part)) {
+        problems.push({
+          file,
+          pointer: `/composites/${i}/${j < c.all.length ? `all/${j}` : `any/${j - c.all.length}`}`,
+          message: `unknown flag ${part}`,
+        });
+      }
+    }
+  }
+  for (const declared of catalog.flags.values()) {
+    if (declared.composite && !composites?.composites.some((c) => c.flag === declared.flag)) {
+      problems.push({
+        file: path.join(dir, 'composites.json'),
+        pointer: '/composites',
+        message: `composite flag ${declared.flag} has no rule`,
+      });
+    }
+  }
+
+  if (problems.length > 0 || !riskLevels || !brands || !hosting || !toolPolicy || !composites) {
+    throw new RulesError(problems);
+  }
   const body = {
     weights: sortKeys(weights),
     riskLevels,
@@ -252,6 +296,7 @@ export function loadRuleset(dir: string, catalog: PluginCatalog): Ruleset {
     brands: brands.brands,
     hosting,
     toolPolicy: { high_impact_tools: toolPolicy.high_impact_tools },
+    composites: composites.composites,
   };
   return { ...body, hash: sha256Hex(canonicalJson(body)) };
 }

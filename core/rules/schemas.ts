@@ -173,3 +173,29 @@ export const toolPolicySchema = {
     high_impact_tools: { type: 'array', items: { type: 'string', minLength: 1, maxLength: 200 } },
   },
 } as const;
+
+const flagName = { type: 'string', pattern: '^[a-z_]+:[A-Za-z0-9_.<>-]+$' } as const;
+
+export const compositesSchema = {
+  $id: 'composites',
+  type: 'object',
+  required: ['composites'],
+  additionalProperties: false,
+  properties: {
+    $comment: { type: 'string' },
+    composites: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['flag', 'all', 'detail'],
+        additionalProperties: false,
+        properties: {
+          flag: flagName,
+          all: { type: 'array', minItems: 1, items: flagName },
+          any: { type: 'array', minItems: 1, items: flagName },
+          detail: { type: 'string', minLength: 1 },
+        },
+      },
+    },
+  },
+} as const;

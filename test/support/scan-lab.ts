@@ -1,0 +1,70 @@
+import 'reflect-metadata';
+import { cpSync, existsSync, mkdtempSync, readdirSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { container, type DependencyContainer } from 'tsyringe';
+import { BrowserCapturer, type BrowserCapturer as Capturer, NoBrowser } from '../../core/browser/browser-capture.ts';
+import { ROOT_DIR } from '../../core/config.ts';
+import { EvidenceCollector } from '../../core/scan/evidence-collector.ts';
+import type { ScanEvidence } from '../../core/scan/evidence.ts';
+import { registerSources, type SourceSet } from '../../core/sources/index.ts';
+import { parseTarget } from '../../core/url/target.ts';
+import { type Lab, startLab } from '../../lab/index.ts';
+
+/** Every `plugins/<id>/fixtures/sites/<host>/` folder, by host. Two plugins may not define the same host. */
+export function pluginFixtureSites(): Map<string, string> {
+  const sites = new Map<string, string>();
+  const pluginsDir = path.join(ROOT_DIR, 'plugins');
+  for (const id of readdirSync(pluginsDir)) {
+    const dir = path.join(pluginsDir, id, 'fixtures', 'sites');
+    if (!existsSync(dir)) continue;
+    for (const host of readdirSync(dir)) {
+      const other = sites.get(host);
+      if (other) throw new Error(`fixture site ${host} is defined twice: ${other} and ${path.join(dir, host)}`);
+      sites.set(host, path.join(dir, host));
+    }
+  }
+  return sites;
+}
+
+export interface ScanLab {
+  lab: Lab;
+  sources: SourceSet;
+  /** A container holding the lab-wired source clients, for detectors to resolve their deps from. */
+  container: DependencyContainer;
+  collect(url: string, options?: { browser?: boolean }): Promise<ScanEvidence>;
+  close(): Promise<void>;
+}
+
+/**
+ * A lab serving the given site folders (default: every plugin's fixture sites plus the shared eval sites), with
+ * the real source clients and evidence collector pointed at it: what a scan sees, offline.
+ */
+export async function startScanLab(
+  options: { sites?: Map<string, string>; browser?: Capturer; withSharedSites?: boolean } = {},
+): Promise<ScanLab> {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'preflight-scan-lab-'));
+  const sites = options.sites ?? pluginFixtureSites();
+  for (const [host, source] of sites) cpSync(source, path.join(dir, host), { recursive: true });
+  if (options.withSharedSites !== false) {
+    const shared = path.join(ROOT_DIR, '..', 'shared', 'eval', 'phishing', 'sites');
+    for (const host of readdirSync(shared)) {
+      if (!sites.has(host)) cpSync(path.join(shared, host), path.join(dir, host), { recursive: true });
+    }
+  }
+  const lab = await startLab({ sitesDir: dir });
+  const scope = container.createChildContainer();
+  const sources = registerSources(scope, lab.sourcesConfig({ cacheTtlMs: 0 }));
+  scope.registerInstance(BrowserCapturer, options.browser ?? new NoBrowser('no browser in this test'));
+  const collector = scope.resolve(EvidenceCollector);
+  return {
+    lab,
+    sources,
+    container: scope,
+    collect: (url, o = {}) => collector.collect(parseTarget(url), { browser: o.browser ?? false }),
+    async close() {
+      await sources.close();
+      await lab.close();
+    },
+  };
+}
