@@ -24,7 +24,7 @@ export interface Token {
   pos: number;
   /** Position within the line (fillers not counted). */
   linePos: number;
-  /** Punctuation right after the token (first non-space character), or '' for none. */
+  /** Punctuation right after the token (first non-space character; `=` also past one closing bracket), or '' for none. */
   after: string;
   /** The word started with a capital letter in the source text. */
   cap: boolean;
@@ -34,7 +34,8 @@ export interface PatternDef {
   id: string;
   category: string;
   /** Each element: alternatives separated by `|`; `@name` expands a lexicon; `word*` is a prefix, `*word` a suffix of a longer word; `a_b` is a phrase;
-   * `word:` requires a colon right after the word. */
+   * `word:` requires a colon right after the word, `word=` an equals sign (a closing bracket may come between:
+   * `(PERSONALITY)=[…]`); `@cap` is any word written with a capital first letter (a name). */
   seq: string[];
   /** Most tokens allowed between consecutive elements (default 2). */
   gap?: number;
@@ -50,6 +51,9 @@ export interface PatternDef {
   anchor?: 'sentence' | 'line';
   /** Allow the elements to span sentence boundaries (default false). */
   crossSentence?: boolean;
+  /** Cue family (see `cueRule` in patterns.json): several distinct families in one long text fire the category even
+   * when the weights do not add up. */
+  family?: string;
   note?: string;
 }
 
@@ -86,7 +90,7 @@ function expandAlternatives(element: string, lexicons: Record<string, string[]>,
   for (const raw of element.split('|')) {
     const alt = raw.trim();
     if (alt.length === 0) continue;
-    if (alt.startsWith('@') && alt.length > 1 && !['@email', '@url', '@pipe'].includes(alt)) {
+    if (alt.startsWith('@') && alt.length > 1 && !['@email', '@url', '@pipe', '@cap'].includes(alt)) {
       const lex = lexicons[alt.slice(1)];
       if (!lex) throw new Error(`unknown lexicon ${alt}`);
       if (depth > 4) throw new Error(`lexicon nesting too deep at ${alt}`);
@@ -148,11 +152,20 @@ export function compile(
   const suffix = new Map<string, number[]>();
   const suffixLens = new Set<number>();
   const colonSlots = new Set<number>();
+  const equalsSlots = new Set<number>();
+  const capSlots: number[] = [];
   slotWords.forEach((word, id) => {
     let w = word;
     if (w.endsWith(':') && w.length > 1) {
       w = w.slice(0, -1);
       colonSlots.add(id);
+    } else if (w.endsWith('=') && w.length > 1) {
+      w = w.slice(0, -1);
+      equalsSlots.add(id);
+    }
+    if (w === '@cap') {
+      capSlots.push(id);
+      return;
     }
     if (w.startsWith('*') && w.length > 1) {
       const suf = w.slice(1);
@@ -180,11 +193,14 @@ export function compile(
   // cannot grow it without limit.
   const excluded = patterns.map((p) => (p.exclude ? new Set(p.exclude) : undefined));
   const cache = new Map<string, Int32Array>();
+  const capCache = new Map<string, Int32Array>();
   const EMPTY = new Int32Array(0);
-  const lookup = (w: string, meter?: Meter): Int32Array => {
-    const hit = cache.get(w);
+  const lookup = (w: string, cap: boolean, meter?: Meter): Int32Array => {
+    const hit = cap && capSlots.length > 0 ? capCache.get(w) : cache.get(w);
     if (hit) return hit;
     const ids: number[] = [];
+    // A capitalised word also fills the `@cap` slots; merged into one list so the descending-`read` order holds.
+    if (cap) ids.push(...capSlots);
     const ex = exact.get(w);
     if (ex) ids.push(...ex);
     for (const len of lens) {
@@ -203,8 +219,9 @@ export function compile(
     const kept = ids.filter((id) => !excluded[slots[id]!.pattern]?.has(w));
     const arr =
       kept.length === 0 ? EMPTY : Int32Array.from([...new Set(kept)].sort((x, y) => slots[y]!.read - slots[x]!.read));
-    if (cache.size > 50_000) cache.clear();
-    cache.set(w, arr);
+    const store = cap && capSlots.length > 0 ? capCache : cache;
+    if (store.size > 50_000) store.clear();
+    store.set(w, arr);
     return arr;
   };
 
@@ -213,7 +230,7 @@ export function compile(
   const slotRead = Int32Array.from(slots.map((s) => s.read));
   const slotWrite = Int32Array.from(slots.map((s) => s.write));
   const slotGap = Int32Array.from(slots.map((s) => s.gapBefore));
-  const slotColon = Uint8Array.from(slots.map((_, id) => (colonSlots.has(id) ? 1 : 0)));
+  const slotColon = Uint8Array.from(slots.map((_, id) => (colonSlots.has(id) ? 1 : equalsSlots.has(id) ? 2 : 0)));
   const slotAnchor = Uint8Array.from(slots.map((s) => (s.anchor === 'sentence' ? 1 : s.anchor === 'line' ? 2 : 0)));
   const slotCross = Uint8Array.from(slots.map((s) => (s.cross ? 1 : 0)));
 
@@ -226,11 +243,12 @@ export function compile(
     for (let k = 0; k < tokens.length; k++) {
       const tok = tokens[k]!;
       if (meter) meter.steps++;
-      const ids = lookup(tok.w, meter);
+      const ids = lookup(tok.w, tok.cap, meter);
       for (let j = 0; j < ids.length; j++) {
         const id = ids[j]!;
         if (meter) meter.steps++;
         if (slotColon[id] === 1 && tok.after !== ':') continue;
+        if (slotColon[id] === 2 && tok.after !== '=') continue;
         let start: number;
         const read = slotRead[id]!;
         if (read < 0) {
@@ -357,8 +375,14 @@ export function tokenize(text: string, fillers: Set<string>, meter?: Meter): Tok
     let j = end;
     while (j < n && j < end + 4 && text.charCodeAt(j) === 0x20) j++;
     if (j < n) {
-      const c = text[j]!;
-      if (c === ':' || c === ',' || c === '?' || c === '!' || c === '.' || c === ';') after = c;
+      let c = text[j]!;
+      // `(NAME)=` and `[KEY] =`: a key-value template; look past one closing bracket for the equals sign only.
+      if ((c === ')' || c === ']') && j + 1 < n) {
+        let k = j + 1;
+        while (k < n && k < j + 4 && text.charCodeAt(k) === 0x20) k++;
+        if (text[k] === '=') c = '=';
+      }
+      if (c === ':' || c === ',' || c === '?' || c === '!' || c === '.' || c === ';' || c === '=') after = c;
     }
     const c0 = text.charCodeAt(start);
     tokens.push({ w, start, end, sent, line, pos, linePos, after, cap: c0 >= 0x41 && c0 <= 0x5a });

@@ -296,8 +296,10 @@ describe('linear time', () => {
     .map((w) => w.replace(/_/g, ' ').replace(/\*$/, ''));
   const prefixSoup = [...words, ...lexiconWords].join(' ');
 
-  // Whole units only: a unit cut in half (an unterminated quote) would change how the rest parses.
-  const fill = (unit: string, n: number) => unit.repeat(Math.max(1, Math.floor(n / unit.length)));
+  // Whole units only: a unit cut in half (an unterminated quote) would change how the rest parses. Rounding up keeps
+  // the input for 2n at most twice the input for n (ceil(2x) <= 2 ceil(x)); rounding down could make it 2.3 times as
+  // long when a unit is several kilobytes (the pattern-prefix soup), which is a property of the test, not the screen.
+  const fill = (unit: string, n: number) => unit.repeat(Math.max(1, Math.ceil(n / unit.length)));
   const inputs: Record<string, (n: number) => string> = {
     'one repeated character': (n) => 'a'.repeat(n),
     'repeated spaces and newlines': (n) => fill(' \n', n),
@@ -310,6 +312,8 @@ describe('linear time', () => {
     'one-line questions': (n) => fill('Hi team, lunch is at noon.\nWhat is the capital of a small country?\n', n),
     'zero-width and tag characters': (n) =>
       fill('ab\u200b\u200c\u200d', n / 2) + fill(String.fromCodePoint(0xe0061, 0xe0062), n / 2),
+    'morse code runs': (n) => fill('.. --. -. --- .-. .  .- .-.. .-..  ...---... / -.-.-- ', n),
+    'key-value persona templates': (n) => fill('(PERSONALITY)=[x] Assistant = [Y] CHAR=Z (RULES)= ', n),
     'random words': (n) => {
       let s = '';
       let x = 12345;

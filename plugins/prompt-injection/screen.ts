@@ -40,8 +40,20 @@ interface StructureDef {
   stopwords: string[];
 }
 
+/**
+ * Stacked weak cues: jailbreak set-ups combine several kinds of persona and rule wording (a persona, persistence,
+ * a confirmation handshake, a response format, reminders) that benign prompts rarely stack. When a window holds at
+ * least `minFamilies` distinct `family` values of one category, in a segment of at least `minTokens` tokens, the
+ * category fires whatever the weights sum to.
+ */
+interface CueRule {
+  minFamilies: number;
+  minTokens: number;
+}
+
 interface PatternFile {
   categories: Record<string, CategoryDef>;
+  cueRule: CueRule;
   negators: string[];
   negatableCategories: string[];
   fillers: string[];
@@ -90,6 +102,7 @@ function expandWords(list: string[]): Set<string> {
   return out;
 }
 
+const CUE_RULE: CueRule = file.cueRule ?? { minFamilies: Number.POSITIVE_INFINITY, minTokens: 0 };
 const NEGATORS = new Set(file.negators);
 const NEGATABLE = new Set(file.negatableCategories);
 
@@ -124,6 +137,7 @@ interface Hit {
   repeat: number;
   marker: string;
   segment: number;
+  family: string | undefined;
 }
 
 const MAX_MARKER = 160;
@@ -292,6 +306,7 @@ export function screenText(text: string, options: ScreenOptions = {}): ScreenRes
   const segs = norm.segments;
   const multiplier: number[] = [];
   const addressedSeg: boolean[] = [];
+  const segTokens: number[] = [];
   // Word counts of the visible document, computed only if a hidden segment has a candidate line to compare.
   let visibleTokens: Token[] = [];
   let visibleCache: Map<string, number> | undefined;
@@ -301,6 +316,7 @@ export function screenText(text: string, options: ScreenOptions = {}): ScreenRes
   };
   segs.forEach((seg, si) => {
     const tokens = tokenize(seg.text, compiled.fillers, meter);
+    segTokens[si] = tokens.length;
     if (!seg.hidden && si === 0) visibleTokens = tokens;
     const matches = compiled.match(tokens, meter);
     let addressed = false;
@@ -316,6 +332,7 @@ export function screenText(text: string, options: ScreenOptions = {}): ScreenRes
         repeat: def.repeat ?? 1,
         marker: seg.text.slice(tokens[m.startTok]!.start, tokens[m.endTok]!.end),
         segment: si,
+        family: def.family,
       });
     }
     for (const line of foreignTaskLines(seg, tokens, visibleCounts, meter)) {
@@ -327,6 +344,7 @@ export function screenText(text: string, options: ScreenOptions = {}): ScreenRes
         repeat: 1,
         marker: line.text,
         segment: si,
+        family: undefined,
       });
     }
     // Hidden text, text addressed to an AI reader, and text dressed in look-alike characters make every weak
@@ -352,7 +370,13 @@ export function screenText(text: string, options: ScreenOptions = {}): ScreenRes
   for (const list of byWindow.values()) {
     if (meter) meter.steps += list.length;
     const perPattern = new Map<string, { category: string; repeat: number; byPhrase: Map<string, number> }>();
+    const families = new Map<string, Set<string>>();
     for (const h of list) {
+      if (h.family && segTokens[h.segment]! >= CUE_RULE.minTokens) {
+        const set = families.get(h.category) ?? new Set<string>();
+        set.add(h.family);
+        families.set(h.category, set);
+      }
       const boost =
         h.category === 'agent_address'
           ? multiplier[h.segment]! / (addressedSeg[h.segment] ? 2 : 1)
@@ -369,6 +393,9 @@ export function screenText(text: string, options: ScreenOptions = {}): ScreenRes
     for (const entry of perPattern.values()) {
       const top = [...entry.byPhrase.values()].sort((a, b) => b - a).slice(0, entry.repeat);
       score.set(entry.category, (score.get(entry.category) ?? 0) + top.reduce((a, b) => a + b, 0));
+    }
+    for (const [cat, set] of families) {
+      if (set.size >= CUE_RULE.minFamilies) score.set(cat, Math.max(score.get(cat) ?? 0, 1));
     }
     for (const [cat, sum] of score) {
       if (sum >= 0.999) fired.add(cat);
