@@ -21,6 +21,7 @@ import {
   parseFeed,
 } from '../core/reputation/feed-import.ts';
 import { loadRuleset, RulesError } from '../core/rules/ruleset.ts';
+import { ScanService } from '../core/scan/scan-service.ts';
 import { parseTarget } from '../core/url/target.ts';
 import {
   createApiKey,
@@ -34,6 +35,7 @@ import { runLabCommand } from '../lab/cli.ts';
 import { parseCheckActionRequest } from '../server/requests/check-action.ts';
 import { parseCheckContentRequest } from '../server/requests/check-content.ts';
 import { parseGuardrailRequest } from '../server/requests/guardrail.ts';
+import { scanTargetOf } from '../server/requests/scan.ts';
 import { compileBody } from '../server/requests/validation.ts';
 import { runJsonl } from './jsonl.ts';
 
@@ -129,6 +131,30 @@ program
         .select('a.*'),
     );
     for (const r of rows) process.stdout.write(`${JSON.stringify({ ...r, id: Number(r.id) })}\n`);
+  });
+
+program
+  .command('scan')
+  .description('scan one domain or URL in-process and print the scan result JSON')
+  .argument('<target>', 'domain or URL')
+  .option('--lab <sites_dir>', 'scan against a lab built from this sites folder instead of the internet')
+  .option('--deep', 'also open the target in Chromium (screenshot, redirect kinds, page behaviours)')
+  .action(async (input: string, opts: { lab?: string; deep?: boolean }) => {
+    const target = scanTargetOf(input);
+    const config = { ...loadConfig(), ...(opts.lab ? { labSitesDir: path.resolve(opts.lab) } : {}) };
+    const app = await createPreflight(config);
+    try {
+      const result = await app.container
+        .resolve(ScanService)
+        .scan(
+          target,
+          { force_scan: true, browser: Boolean(opts.deep), unmetered: true },
+          { workspaceId: null, campaignTaggingEnabled: false, actor: 'cli', requestId: `cli-scan-${Date.now()}` },
+        );
+      process.stdout.write(`${JSON.stringify(result)}\n`);
+    } finally {
+      await app.close();
+    }
   });
 
 program

@@ -3,7 +3,8 @@ import { type DependencyContainer, container as rootContainer } from 'tsyringe';
 import { type Lab, startLab } from '../lab/index.ts';
 import { PLUGINS } from '../plugins/index.ts';
 import { AuditWriter } from './audit/audit-writer.ts';
-import { BrowserCapturer, NoBrowser } from './browser/browser-capture.ts';
+import { BrowserCapturer } from './browser/browser-capture.ts';
+import { createBrowserCapturer } from './browser/index.ts';
 import { ActionCheck } from './checks/action-check.ts';
 import { AgentChecks } from './checks/agent-checks.ts';
 import { ContentCheck } from './checks/content-check.ts';
@@ -17,6 +18,10 @@ import { DetectorSet } from './pipeline/run-detectors.ts';
 import { PluginCatalog } from './plugins/registry.ts';
 import { ReputationService } from './reputation/reputation-service.ts';
 import { loadRuleset, Ruleset } from './rules/ruleset.ts';
+import { ScanHistory } from './scan/evidence.ts';
+import { EvidenceCollector } from './scan/evidence-collector.ts';
+import { PostgresScanHistory } from './scan/scan-history.ts';
+import { ScanService } from './scan/scan-service.ts';
 import { registerSources, type SourceSet } from './sources/index.ts';
 import { BrandCatalog, HostingCatalog } from './url/catalogs.ts';
 
@@ -58,17 +63,23 @@ export async function createPreflight(config: AppConfig, opts: { db?: Database }
   container.registerInstance(DecisionEngines, new DecisionEngines(ruleset));
   container.registerInstance(AuditWriter, new AuditWriter(db.knex));
   // Evidence sources are registered before detectors are created, since detectors resolve them as deps.
-  const sources = registerSources(
-    container,
-    lab ? lab.sourcesConfig() : { dnsServers: config.sources.dnsServers, hostIntelKey: config.sources.hostIntelKey },
-  );
-  container.registerInstance(BrowserCapturer, new NoBrowser('browser capture is not available in this build'));
+  const sourcesConfig = lab
+    ? lab.sourcesConfig()
+    : { dnsServers: config.sources.dnsServers, hostIntelKey: config.sources.hostIntelKey };
+  const sources = registerSources(container, sourcesConfig);
+  // Chromium when installed (the browser goes through the same SSRF guard as the clients), else degraded captures.
+  const browser = createBrowserCapturer({ sources: sourcesConfig });
+  container.registerInstance(BrowserCapturer, browser);
+  container.registerSingleton(PostgresScanHistory);
+  container.register(ScanHistory, { useFactory: (c) => c.resolve(PostgresScanHistory) });
   container.registerInstance(DetectorSet, new DetectorSet(catalog, container));
   container.registerSingleton(ReputationService);
   container.registerSingleton(ContentCheck);
   container.registerSingleton(ActionCheck);
   container.registerSingleton(ToolCallCheck);
   container.registerSingleton(AgentChecks);
+  container.registerSingleton(EvidenceCollector);
+  container.registerSingleton(ScanService);
 
   return {
     container,
@@ -77,6 +88,7 @@ export async function createPreflight(config: AppConfig, opts: { db?: Database }
     lab,
     sources,
     async close() {
+      await browser.close();
       await sources.close();
       await lab?.close();
       if (!opts.db) await db.close();

@@ -16,6 +16,8 @@ export interface AppConfig {
   /** How long a decision may be cached by the caller; the spec's longest documented value is 300 s. */
   decisionTtlSeconds: number;
   logRequests: boolean;
+  /** How long a workspace's scan result of a target is served from cache (force_scan bypasses it). */
+  scanCacheSeconds: number;
   /** PREFLIGHT_LAB: a lab sites folder; the service then starts its own lab and points every source at it. */
   labSitesDir?: string;
   /** Evidence sources outside lab mode. */
@@ -49,6 +51,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     bodyLimitBytes: intFromEnv(env, 'PREFLIGHT_BODY_LIMIT_BYTES', 2 * 1024 * 1024, 1024, 64 * 1024 * 1024),
     decisionTtlSeconds: intFromEnv(env, 'PREFLIGHT_DECISION_TTL_SECONDS', 300, 1, 300),
     logRequests: env.PREFLIGHT_LOG_REQUESTS !== '0' && env.NODE_ENV !== 'test',
+    scanCacheSeconds: intFromEnv(env, 'PREFLIGHT_SCAN_CACHE_SECONDS', 3600, 0, 30 * 86400),
     labSitesDir: env.PREFLIGHT_LAB ? path.resolve(process.cwd(), env.PREFLIGHT_LAB) : undefined,
     sources: {
       dnsServers: (env.PREFLIGHT_DNS_SERVERS ?? '')

@@ -219,6 +219,7 @@ export function buildSite(hostname: string, dir: string, json: SiteJson, now: nu
 export async function loadSites(sitesDir: string, now: number): Promise<LabSite[]> {
   const names = (await readdir(sitesDir)).sort();
   const sites: LabSite[] = [];
+  const defaulted = new Set<LabSite>();
   let nextCtId = 7_000_000_000;
   for (const name of names) {
     const dir = join(resolve(sitesDir), name);
@@ -233,6 +234,17 @@ export async function loadSites(sitesDir: string, now: number): Promise<LabSite[
     const site = buildSite(name.toLowerCase(), dir, json, now);
     for (const entry of site.ct) entry.id = nextCtId++;
     sites.push(site);
+    if (json.ip === undefined && !site.ipLiteral) defaulted.add(site);
+  }
+  // A defaulted address must not land on one another site declared: host intel would then describe this site's
+  // host as that site's (and the other way round). Step to the next free address of the documentation range.
+  const declared = new Set(sites.filter((s) => !defaulted.has(s)).map((s) => s.ip));
+  for (const site of defaulted) {
+    let octet = Number(site.ip.split('.')[3]);
+    for (let tries = 0; declared.has(site.ip) && tries < 254; tries++) {
+      octet = (octet % 254) + 1;
+      site.ip = `203.0.113.${octet}`;
+    }
   }
   return sites;
 }

@@ -2,16 +2,34 @@
 import type { PluginModule } from '../core/plugins/registry.ts';
 import brand from './brand/index.ts';
 import brandWeights from './brand/weights.json' with { type: 'json' };
+import campaign from './campaign/index.ts';
+import campaignWeights from './campaign/weights.json' with { type: 'json' };
+import content from './content/index.ts';
+import contentWeights from './content/weights.json' with { type: 'json' };
+import ct from './ct/index.ts';
+import ctWeights from './ct/weights.json' with { type: 'json' };
+import history from './history/index.ts';
+import historyWeights from './history/weights.json' with { type: 'json' };
 import infrastructure from './infrastructure/index.ts';
 import infrastructureWeights from './infrastructure/weights.json' with { type: 'json' };
 import oauth from './oauth/index.ts';
 import oauthWeights from './oauth/weights.json' with { type: 'json' };
 import promptInjection from './prompt-injection/index.ts';
 import promptInjectionWeights from './prompt-injection/weights.json' with { type: 'json' };
+import ssl from './ssl/index.ts';
+import sslWeights from './ssl/weights.json' with { type: 'json' };
+import whois from './whois/index.ts';
+import whoisWeights from './whois/weights.json' with { type: 'json' };
 
 export const PLUGINS: readonly PluginModule[] = [
   { detector: brand, weights: brandWeights },
+  { detector: campaign, weights: campaignWeights },
+  { detector: content, weights: contentWeights },
+  { detector: ct, weights: ctWeights },
+  { detector: history, weights: historyWeights },
   { detector: infrastructure, weights: infrastructureWeights },
   { detector: oauth, weights: oauthWeights },
   { detector: promptInjection, weights: promptInjectionWeights },
+  { detector: ssl, weights: sslWeights },
+  { detector: whois, weights: whoisWeights },
 ];

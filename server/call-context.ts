@@ -20,3 +20,9 @@ export function callContext(ctx: Context, endpoint: string): CallContext {
 export function policyOf(ctx: Context): WorkspacePolicy {
   return withDefaults(principalOf(ctx).workspace.agentPolicy);
 }
+
+/** The workspace facts a deep check (a full scan) needs: plan for quotas, campaign tagging. */
+export function scanWorkspaceOf(ctx: Context): { plan: string; campaignTaggingEnabled: boolean } {
+  const { workspace } = principalOf(ctx);
+  return { plan: workspace.plan, campaignTaggingEnabled: workspace.campaignTaggingEnabled };
+}

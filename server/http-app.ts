@@ -6,6 +6,7 @@ import { errorHandler } from './middleware/error-handler.ts';
 import { requestId } from './middleware/request-id.ts';
 import { agentRoutes } from './routes/agent.ts';
 import { publicRoutes } from './routes/public.ts';
+import { scannerRoutes } from './routes/scanner.ts';
 
 export function createHttpApp(app: Preflight): Koa {
   const koa = new Koa({ proxy: false });
@@ -35,7 +36,7 @@ export function createHttpApp(app: Preflight): Koa {
       },
     }),
   );
-  for (const router of [publicRoutes(app), agentRoutes(app)]) {
+  for (const router of [publicRoutes(app), agentRoutes(app), scannerRoutes(app)]) {
     koa.use(router.routes());
     koa.use(router.allowedMethods());
   }

@@ -2,6 +2,9 @@ import type { InjectionToken } from 'tsyringe';
 
 export type CaptureHopKind = 'initial' | 'http' | 'meta' | 'js';
 
+/** Why following stopped: the page settled, too many hops, a redirect loop, or the time budget ran out. */
+export type CaptureStop = 'final' | 'max_hops' | 'loop' | 'timeout';
+
 /** What a real browser saw when it opened the target. Without Chromium, or when capture fails, `degraded` is set. */
 export interface BrowserCapture {
   /** `chromium` when a browser ran; `none` when none is available. */
@@ -25,6 +28,10 @@ export interface BrowserCapture {
     /** A recognised vendor challenge (e.g. `cloudflare`, `akamai`, `perimeterx`, `datadome`), if any. */
     vendor_challenge?: string;
   };
+  /** Requests the SSRF guard refused (the browser's proxy answered 403), with the guard's reason. Optional: additive. */
+  blocked_requests?: { url: string; reason: string }[];
+  /** Set when a browser ran. */
+  stopped?: CaptureStop;
   duration_ms: number;
 }
 

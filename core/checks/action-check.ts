@@ -72,6 +72,18 @@ export interface ActionCheckResponse {
   url_verdict: UrlVerdict;
   ttl_seconds: number;
   decision: DecisionContract;
+  deep_scan?: DeepScanSummary;
+}
+
+/** The full scan's verdict as a deep action check reports it (spec: risk_level, risk_score, flags, malicious). */
+export interface DeepScanSummary {
+  risk_level: string;
+  risk_score: number;
+  flags: string[];
+  malicious: boolean;
+  scan_id: number;
+  evidencepack_id: string;
+  cached: boolean;
 }
 
 /** How long the fast check may wait for Postgres before it answers from the URL alone. */
@@ -95,6 +107,7 @@ export class ActionCheck {
     input: ActionCheckInput,
     call: CallContext,
     policy: Pick<WorkspacePolicy, 'connectors'>,
+    deep?: DeepScanSummary,
   ): Promise<{ response: ActionCheckResponse } & Sealed> {
     const target = parseTarget(input.url);
     const texts: Record<string, string> = {};
@@ -105,7 +118,8 @@ export class ActionCheck {
       this.detectors.run('agent_action', { url: input.url, target, texts }),
       this.reputation.lookup(target, REPUTATION_BUDGET_MS),
     ]);
-    const flags = firedFlags(runs);
+    // Rule 5: a deep check folds the full scan's flags into the decision.
+    const flags = [...new Set([...firedFlags(runs), ...(deep?.flags ?? [])])].sort();
     const injection = injectionSummary(runs);
     const weights = this.ruleset.weights;
     const destinationFlags = flags.filter((f) => !f.startsWith('agent:'));
@@ -115,7 +129,7 @@ export class ActionCheck {
       flags.filter((f) => f.startsWith('agent:')),
       weights,
     );
-    const riskScore = Math.max(destination.score, screen);
+    const riskScore = Math.max(destination.score, screen, deep?.risk_score ?? 0);
     const riskLevel = riskLevelOf(riskScore, this.ruleset.riskLevels);
     const connector = connectorStatus(input.connector, policy.connectors);
 
@@ -132,6 +146,9 @@ export class ActionCheck {
       connector_status: connector,
       risk_score: riskScore,
       risk_level: riskLevel,
+      deep_scan_ran: deep !== undefined,
+      deep_malicious: deep?.malicious ?? false,
+      deep_risk_level: deep?.risk_level ?? 'none',
       flags,
     });
 
@@ -178,6 +195,7 @@ export class ActionCheck {
         url_verdict: destination.verdict,
         ttl_seconds: sealed.decision.ttl_seconds,
         decision: sealed.decision,
+        ...(deep ? { deep_scan: deep } : {}),
       },
     };
   }

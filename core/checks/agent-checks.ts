@@ -1,9 +1,20 @@
 import { inject, injectable } from 'tsyringe';
 import type { WorkspacePolicy } from '../agent-policy/workspace-policy.ts';
 import { AuditWriter } from '../audit/audit-writer.ts';
+import { Knex } from '../db/knex-token.ts';
 import { Ruleset } from '../rules/ruleset.ts';
+import { ScanService } from '../scan/scan-service.ts';
+import { parseTarget } from '../url/target.ts';
 import type { Principal } from '../workspaces/api-keys.ts';
-import { ActionCheck, type ActionCheckInput } from './action-check.ts';
+import { consumeQuota, limitsFor } from '../workspaces/quotas.ts';
+import { ActionCheck, type ActionCheckInput, type DeepScanSummary } from './action-check.ts';
+
+/** What a deep check needs to know about the caller's workspace. */
+export interface ScanWorkspace {
+  plan: string;
+  campaignTaggingEnabled: boolean;
+}
+
 import { ContentCheck, type ContentCheckInput } from './content-check.ts';
 import type { CallContext, Sealed } from './seal.ts';
 import { ToolCallCheck, type ToolCallInput } from './tool-call-check.ts';
@@ -25,14 +36,48 @@ export class AgentChecks {
     @inject(ToolCallCheck) private readonly toolCallCheck: ToolCallCheck,
     @inject(AuditWriter) private readonly audit: AuditWriter,
     @inject(Ruleset) private readonly ruleset: Ruleset,
+    @inject(ScanService) private readonly scans: ScanService,
+    @inject(Knex) private readonly knex: Knex,
   ) {}
 
   content(input: ContentCheckInput, call: CallContext) {
     return this.audited(this.contentCheck.check(input, call));
   }
 
-  action(input: ActionCheckInput, call: CallContext, policy: WorkspacePolicy) {
-    return this.audited(this.actionCheck.check(input, call, policy));
+  /**
+   * Depth `deep` also runs the full scan (cached results count), folds its verdict in, and spends one unit of the
+   * plan's daily scan quota first (429 when it is used up); fast checks spend nothing.
+   */
+  async action(input: ActionCheckInput, call: CallContext, policy: WorkspacePolicy, workspace?: ScanWorkspace) {
+    const deep = input.depth === 'deep' ? await this.deepScan(input.url, call, workspace) : undefined;
+    return this.audited(this.actionCheck.check(input, call, policy, deep));
+  }
+
+  private async deepScan(url: string, call: CallContext, workspace?: ScanWorkspace): Promise<DeepScanSummary> {
+    if (call.workspaceId) {
+      const limits = limitsFor(this.ruleset.plans, workspace?.plan);
+      await consumeQuota(this.knex, call.workspaceId, 'scan', limits.scan_quota_daily);
+    }
+    const result = await this.scans.scan(
+      parseTarget(url),
+      { force_scan: false, unmetered: true },
+      {
+        workspaceId: call.workspaceId,
+        plan: workspace?.plan,
+        campaignTaggingEnabled: workspace?.campaignTaggingEnabled ?? false,
+        actor: call.actor,
+        requestId: call.requestId,
+      },
+    );
+    return {
+      risk_level: result.risk_level,
+      risk_score: result.score,
+      flags: result.flags,
+      malicious: result.risk_level === 'high' || result.risk_level === 'critical',
+      scan_id: result.scan_id,
+      evidencepack_id: result.tabs.detection.evidencepack.id,
+      cached: result.cached,
+    };
   }
 
   toolCall(input: ToolCallInput, call: CallContext, policy: WorkspacePolicy) {
@@ -40,13 +85,13 @@ export class AgentChecks {
   }
 
   /** POST /agent/guardrail: the selected check's response plus `kind`. */
-  async guardrail(request: GuardrailInput, call: CallContext, policy: WorkspacePolicy) {
+  async guardrail(request: GuardrailInput, call: CallContext, policy: WorkspacePolicy, workspace?: ScanWorkspace) {
     const response =
       request.kind === 'prompt'
         ? await this.content(request.input, call)
         : request.kind === 'tool_call'
           ? await this.toolCall(request.input, call, policy)
-          : await this.action(request.input, call, policy);
+          : await this.action(request.input, call, policy, workspace);
     return { kind: request.kind, ...response };
   }
 
@@ -59,7 +104,7 @@ export class AgentChecks {
         tool_policy: true,
         connector_governance: policy.connectors !== null,
         custom_high_impact_tools: policy.high_impact_tools !== null,
-        deep_checks: false,
+        deep_checks: true,
         campaign_tagging: workspace.campaignTaggingEnabled,
       },
       tool_policy: policy.tool_policy,

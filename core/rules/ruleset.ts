@@ -6,11 +6,14 @@ import canonicalize from 'canonicalize';
 import type { InjectionToken } from 'tsyringe';
 import type { PluginCatalog } from '../plugins/registry.ts';
 import {
+  adjustmentsSchema,
   brandsSchema,
+  categoriesSchema,
   compositesSchema,
   conditionSchema,
   decisionRulesSchema,
   hostingSchema,
+  plansSchema,
   riskLevelsSchema,
   toolPolicySchema,
   weightsSchema,
@@ -58,6 +61,32 @@ export interface CompositeRule {
   detail: string;
 }
 
+export interface CategoryRule {
+  cap?: number;
+  weak?: boolean;
+  lure?: boolean;
+  flags?: string[];
+}
+
+export interface AdjustmentRule {
+  name: string;
+  conditions: RuleCondition;
+  event: { type: 'adjustment'; params: { reason: string; detail: string; cap?: number; minus?: number } };
+}
+
+export interface PlanLimits {
+  scan_quota_daily: number;
+  /** null: the plan disables force scans. */
+  force_scan_quota_daily?: number | null;
+  rate_limit_per_minute: number;
+}
+
+export interface Plans {
+  default_plan: string;
+  plans: Record<string, PlanLimits>;
+  anonymous: PlanLimits;
+}
+
 export interface HostingData {
   free_hosting: { suffix: string; provider: string }[];
   suspicious_tlds: string[];
@@ -71,6 +100,9 @@ export interface Ruleset {
   hosting: HostingData;
   toolPolicy: { high_impact_tools: string[] };
   composites: CompositeRule[];
+  categories: Record<string, CategoryRule>;
+  adjustments: AdjustmentRule[];
+  plans: Plans;
   /** sha256 of the canonical JSON of everything above: names the rules behind every verdict. */
   hash: string;
 }
@@ -90,6 +122,18 @@ export class RulesError extends Error {
 }
 
 /** The facts each decision surface offers its rules; a rule naming another fact is a typo waiting to bite. */
+/** The facts adjustment rules may read (rules/adjustments.json). */
+export const ADJUSTMENT_FACTS: Record<string, 'flags' | 'string' | 'boolean' | 'number'> = {
+  raw_total: 'number',
+  flags: 'flags',
+  lure_flag_count: 'number',
+  weak_only: 'boolean',
+  brand_owned: 'boolean',
+  known_good: 'boolean',
+  domain_age_days: 'number',
+  first_seen_days_ago: 'number',
+};
+
 export const DECISION_FACTS: Record<DecisionSurface, Record<string, 'flags' | 'string' | 'boolean' | 'number'>> = {
   content: { severity: 'string', injection_detected: 'boolean', flags: 'flags', categories: 'string', score: 'number' },
   action: {
@@ -105,6 +149,9 @@ export const DECISION_FACTS: Record<DecisionSurface, Record<string, 'flags' | 's
     connector_status: 'string',
     risk_score: 'number',
     risk_level: 'string',
+    deep_scan_ran: 'boolean',
+    deep_malicious: 'boolean',
+    deep_risk_level: 'string',
     flags: 'flags',
   },
   tool_call: {
@@ -133,6 +180,9 @@ const validators: Record<string, ValidateFunction> = {
   hosting: ajv.compile(hostingSchema),
   toolPolicy: ajv.compile(toolPolicySchema),
   composites: ajv.compile(compositesSchema),
+  categories: ajv.compile(categoriesSchema),
+  adjustments: ajv.compile(adjustmentsSchema),
+  plans: ajv.compile(plansSchema),
 };
 
 function readJson(dir: string, file: string, problems: RulesProblem[]): unknown {
@@ -286,7 +336,48 @@ export function loadRuleset(dir: string, catalog: PluginCatalog): Ruleset {
     }
   }
 
-  if (problems.length > 0 || !riskLevels || !brands || !hosting || !toolPolicy || !composites) {
+  const [categories] = lastLayer<{ categories: Record<string, CategoryRule> }>(
+    'categories',
+    dir,
+    'categories.json',
+    problems,
+  );
+  for (const [name, rule] of Object.entries(categories?.categories ?? {})) {
+    for (const [i, flag] of (rule.flags ?? []).entries()) {
+      if (!catalog.declarationOf(flag)) {
+        problems.push({
+          file: path.join(dir, 'categories.json'),
+          pointer: `/categories/${name}/flags/${i}`,
+          message: `unknown flag ${flag}`,
+        });
+      }
+    }
+  }
+  const [adjustments] = lastLayer<{ rules: AdjustmentRule[] }>('adjustments', dir, 'adjustments.json', problems);
+  for (const [i, rule] of (adjustments?.rules ?? []).entries()) {
+    checkFacts(ADJUSTMENT_FACTS, rule.conditions, path.join(dir, 'adjustments.json'), `/rules/${i}`, catalog, problems);
+  }
+
+  const [plans] = lastLayer<Plans>('plans', dir, 'plans.json', problems);
+  if (plans && !plans.plans[plans.default_plan]) {
+    problems.push({
+      file: path.join(dir, 'plans.json'),
+      pointer: '/default_plan',
+      message: `no plan named ${plans.default_plan}`,
+    });
+  }
+
+  if (
+    problems.length > 0 ||
+    !riskLevels ||
+    !brands ||
+    !hosting ||
+    !toolPolicy ||
+    !composites ||
+    !categories ||
+    !adjustments ||
+    !plans
+  ) {
     throw new RulesError(problems);
   }
   const body = {
@@ -297,6 +388,9 @@ export function loadRuleset(dir: string, catalog: PluginCatalog): Ruleset {
     hosting,
     toolPolicy: { high_impact_tools: toolPolicy.high_impact_tools },
     composites: composites.composites,
+    categories: categories.categories,
+    adjustments: adjustments.rules,
+    plans,
   };
   return { ...body, hash: sha256Hex(canonicalJson(body)) };
 }
@@ -309,8 +403,18 @@ function checkRuleFacts(
   catalog: PluginCatalog,
   problems: RulesProblem[],
 ): void {
-  const facts = DECISION_FACTS[surface];
-  for (const [leaf, leafPointer] of conditionLeaves(rule.conditions, `${pointer}/conditions`)) {
+  checkFacts(DECISION_FACTS[surface], rule.conditions, file, pointer, catalog, problems);
+}
+
+function checkFacts(
+  facts: Record<string, 'flags' | 'string' | 'boolean' | 'number'>,
+  conditions: RuleCondition,
+  file: string,
+  pointer: string,
+  catalog: PluginCatalog,
+  problems: RulesProblem[],
+): void {
+  for (const [leaf, leafPointer] of conditionLeaves(conditions, `${pointer}/conditions`)) {
     const kind = facts[leaf.fact];
     if (!kind) {
       problems.push({

@@ -199,3 +199,97 @@ export const compositesSchema = {
     },
   },
 } as const;
+
+export const categoriesSchema = {
+  $id: 'categories',
+  type: 'object',
+  required: ['categories'],
+  additionalProperties: false,
+  properties: {
+    $comment: { type: 'string' },
+    categories: {
+      type: 'object',
+      propertyNames: { pattern: '^[a-z_]+$' },
+      additionalProperties: {
+        type: 'object',
+        additionalProperties: false,
+        properties: {
+          cap: { type: 'number', minimum: 0, maximum: 100 },
+          weak: { type: 'boolean' },
+          lure: { type: 'boolean' },
+          flags: { type: 'array', items: flagName },
+        },
+      },
+    },
+  },
+} as const;
+
+export const adjustmentsSchema = {
+  $id: 'adjustments',
+  type: 'object',
+  required: ['rules'],
+  additionalProperties: false,
+  properties: {
+    $comment: { type: 'string' },
+    rules: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['name', 'conditions', 'event'],
+        additionalProperties: false,
+        properties: {
+          name: { type: 'string', pattern: '^[a-z][a-z0-9_]*$' },
+          conditions: { $ref: 'condition' },
+          event: {
+            type: 'object',
+            required: ['type', 'params'],
+            additionalProperties: false,
+            properties: {
+              type: { const: 'adjustment' },
+              params: {
+                type: 'object',
+                required: ['reason', 'detail'],
+                additionalProperties: false,
+                // Exactly one of cap (lower to at most) or minus (subtract); both can only lower a score.
+                oneOf: [
+                  { required: ['cap'], properties: { cap: true } },
+                  { required: ['minus'], properties: { minus: true } },
+                ],
+                properties: {
+                  reason: { type: 'string', pattern: '^[a-z][a-z0-9_]*$' },
+                  detail: { type: 'string', minLength: 1 },
+                  cap: { type: 'number', minimum: 0, maximum: 100 },
+                  minus: { type: 'number', exclusiveMinimum: 0, maximum: 100 },
+                },
+              },
+            },
+          },
+        },
+      },
+    },
+  },
+} as const;
+
+const planLimits = {
+  type: 'object',
+  required: ['scan_quota_daily', 'rate_limit_per_minute'],
+  additionalProperties: false,
+  properties: {
+    scan_quota_daily: { type: 'integer', minimum: 0 },
+    force_scan_quota_daily: { anyOf: [{ type: 'integer', minimum: 0 }, { type: 'null' }] },
+    rate_limit_per_minute: { type: 'integer', minimum: 1 },
+  },
+} as const;
+
+export const plansSchema = {
+  $id: 'plans',
+  type: 'object',
+  required: ['default_plan', 'plans', 'anonymous'],
+  additionalProperties: false,
+  properties: {
+    $comment: { type: 'string' },
+    default_plan: { type: 'string' },
+    plans: { type: 'object', minProperties: 1, additionalProperties: planLimits },
+    anonymous: planLimits,
+  },
+} as const;

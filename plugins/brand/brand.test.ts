@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { after, before, describe, it } from 'node:test';
+import { pageCues } from '../../core/scan/page-cues.ts';
 import { brandTokensIn, lookalikeBrandTokensIn } from '../../core/url/brand-matching/brand-tokens.ts';
 import { editReadsAsToken, singleEditBetween, skeleton } from '../../core/url/brand-matching/confusables.ts';
 import { findImpersonation } from '../../core/url/brand-matching/impersonation.ts';
@@ -7,7 +8,9 @@ import { lureWordsIn, wordRuns } from '../../core/url/brand-matching/lexicon.ts'
 import { brandOwning } from '../../core/url/brand-matching/ownership.ts';
 import { parseTarget } from '../../core/url/target.ts';
 import { shippedCatalogs } from '../../test/support/catalogs.ts';
-import brand from './index.ts';
+import { fired, openScanRig, type ScanRig, scanCases } from '../../test/support/scan-fixture-rig.ts';
+import brand, { CT_SIBLING_PREFIX } from './index.ts';
+import { pageImpersonation } from './page-impersonation.ts';
 
 const { brands } = shippedCatalogs();
 const ids = (text: string) => brandTokensIn(text, brands.brands).map((h) => h.brand.id);
@@ -188,5 +191,92 @@ describe('brand plugin', () => {
     const detector = brand.create({ deps: { brands }, config: undefined });
     const out = await detector.detect({ surface: 'agent_action', signal: new AbortController().signal });
     assert.deepEqual(out.findings, []);
+  });
+});
+
+describe('brand plugin on scans', () => {
+  const cases = scanCases(new URL('./fixtures.json', import.meta.url));
+  let rig: ScanRig;
+  const detector = () => brand.create({ deps: { brands }, config: undefined });
+  const isPrefix = (flag: string) => flag === CT_SIBLING_PREFIX;
+  before(async () => {
+    rig = await openScanRig();
+  });
+  after(async () => {
+    await rig.close();
+  });
+
+  for (const c of cases.invalid) {
+    it(`fires ${c.fires!.join(', ')}: ${c.name}`, async () => {
+      const { output } = await rig.run(c, detector());
+      for (const flag of c.fires!) assert.ok(fired(output, flag, isPrefix(flag)), `${flag} did not fire`);
+    });
+  }
+  for (const c of cases.valid) {
+    it(`stays silent on ${c.silent!.join(', ')}: ${c.name}`, async () => {
+      const { output } = await rig.run(c, detector());
+      for (const flag of c.silent!) assert.ok(!fired(output, flag, isPrefix(flag)), `${flag} fired`);
+    });
+  }
+
+  it('lists every imitating sibling with its brand and distance', async () => {
+    const evidence = await rig.collect('quillmere-assets.net');
+    const out = await detector().detect({
+      surface: 'scan',
+      evidence,
+      target: evidence.target,
+      signal: AbortSignal.timeout(5_000),
+    });
+    assert.deepEqual(out.data?.['brand.data.ct_sibling_impersonation'], [
+      { sibling: 'rnicrosoft-account-verify.com', brand: 'microsoft', distance: 0 },
+      { sibling: 'paypa1-resolution.com', brand: 'paypal', distance: 0 },
+    ]);
+    assert.deepEqual(out.findings.map((f) => f.flag).sort(), [
+      'brand:ct_sibling_impersonation_microsoft',
+      'brand:ct_sibling_impersonation_paypal',
+    ]);
+  });
+
+  it('reads the title and password field from a scanned page', async () => {
+    const cues = pageCues(await rig.collect('mailbox-quota-center.com'));
+    assert.equal(cues?.title, 'PayPal: Confirm your account');
+    assert.equal(cues?.password_field, true);
+  });
+
+  it('omits the sibling list when neither CT nor TLS answered', async () => {
+    const evidence = await rig.collect('quillmere-assets.net');
+    const blind = {
+      ...evidence,
+      ct: { ok: false as const, reason: 'timeout' as const },
+      tls: { ok: false as const, reason: 'timeout' as const },
+    };
+    const out = await detector().detect({
+      surface: 'scan',
+      evidence: blind,
+      target: evidence.target,
+      signal: AbortSignal.timeout(5_000),
+    });
+    assert.equal(out.data?.['brand.data.ct_sibling_impersonation'], undefined);
+    assert.deepEqual(out.findings, []);
+  });
+});
+
+describe('pageImpersonation', () => {
+  const page = (title: string, password = true) => ({ title, password_field: password, text: '' });
+  const on = (url: string, title: string, password = true) =>
+    pageImpersonation(parseTarget(url), page(title, password), brands).map((p) => p.brand);
+
+  it('needs the brand in the title and a password field, off the brand', () => {
+    assert.deepEqual(on('https://mailbox-quota-center.com/', 'PayPal: Confirm your account'), ['paypal']);
+    assert.deepEqual(on('https://mailbox-quota-center.com/', 'PayPal: Confirm your account', false), []);
+    assert.deepEqual(on('https://www.paypal.com/signin', 'PayPal: Log in'), []);
+    assert.deepEqual(on('https://x.example/', 'Bank of America | Online Banking'), ['bankofamerica']);
+  });
+
+  it('leaves sites offering a brand login, naming themselves, or using everyday brand words alone', () => {
+    assert.deepEqual(on('https://acme-notes.example/', 'Acme | Sign in with Google'), []);
+    assert.deepEqual(on('https://quillmere-studio.com/', 'Quillmere Studio: Microsoft 365 partner login'), []);
+    assert.deepEqual(on('https://x.example/', 'Chase your goals - member login'), []);
+    assert.deepEqual(on('https://x.example/', 'Steam cleaning staff portal'), []);
   });
 });

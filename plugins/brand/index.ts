@@ -1,6 +1,10 @@
-import { defineDetector } from '../../core/detector.ts';
+import { type DetectorOutput, defineDetector, type Finding } from '../../core/detector.ts';
+import type { ScanEvidence } from '../../core/scan/evidence.ts';
+import { pageCues } from '../../core/scan/page-cues.ts';
 import { findImpersonation, type ImpersonationHit } from '../../core/url/brand-matching/impersonation.ts';
 import { BrandCatalog } from '../../core/url/catalogs.ts';
+import { ctSiblingImpersonation, type SiblingImpersonation } from './ct-siblings.ts';
+import { type PageImpersonation, pageImpersonation } from './page-impersonation.ts';
 
 const TECHNIQUE_WORDING: Record<ImpersonationHit['technique'], string> = {
   brand_token_in_subdomain: 'brand name in a subdomain',
@@ -10,28 +14,81 @@ const TECHNIQUE_WORDING: Record<ImpersonationHit['technique'], string> = {
   brand_in_userinfo: 'brand shown before "@" in the URL',
 };
 
+export const CT_SIBLING_PREFIX = 'brand:ct_sibling_impersonation_';
+
 function describe(hit: ImpersonationHit, site: string): string {
   return `${hit.brand_name} imitated by ${TECHNIQUE_WORDING[hit.technique]} ("${hit.matched}" ~ "${hit.imitates}") on ${site}, which ${hit.brand_name} does not own`;
+}
+
+function describePage(hit: PageImpersonation, site: string): string {
+  return `The page is titled "${hit.title}" and asks for a password on ${site}, which ${hit.brand_name} does not own`;
+}
+
+function describeSibling(s: SiblingImpersonation, host: string): string {
+  return `${s.sibling}, a name on the certificates of ${host}, imitates ${s.brand} (distance ${s.distance})`;
+}
+
+function impersonationFinding(lines: string[], evidence: Record<string, unknown>): Finding[] {
+  return lines.length === 0 ? [] : [{ flag: 'content:brand_impersonation', detail: lines.join('; '), evidence }];
+}
+
+/** One parametrised flag per imitated brand, each carrying its own siblings. */
+function siblingFindings(siblings: readonly SiblingImpersonation[], host: string): Finding[] {
+  const byBrand = new Map<string, SiblingImpersonation[]>();
+  for (const s of siblings) byBrand.set(s.brand, [...(byBrand.get(s.brand) ?? []), s]);
+  return [...byBrand].map(([brandId, hits]) => ({
+    flag: `${CT_SIBLING_PREFIX}${brandId}`,
+    detail: hits.map((s) => describeSibling(s, host)).join('; '),
+    evidence: { siblings: hits },
+  }));
+}
+
+function detectScan(evidence: ScanEvidence, brands: BrandCatalog): DetectorOutput {
+  const { target } = evidence;
+  const lexical = findImpersonation(target, brands);
+  const page = pageImpersonation(target, pageCues(evidence), brands).filter(
+    (p) => !lexical.some((h) => h.brand === p.brand),
+  );
+  const siblings = ctSiblingImpersonation(evidence, brands);
+  const lines = [...lexical.map((h) => describe(h, target.site)), ...page.map((p) => describePage(p, target.site))];
+  return {
+    findings: [
+      ...impersonationFinding(lines, { impersonation: lexical, page_impersonation: page }),
+      ...siblingFindings(siblings ?? [], target.host),
+    ],
+    data: {
+      'brand.data.lexical_impersonation': lexical,
+      'brand.data.page_impersonation': page,
+      'brand.data.impersonation_evidence': lines,
+      ...(siblings ? { 'brand.data.ct_sibling_impersonation': siblings } : {}),
+    },
+  };
 }
 
 export default defineDetector({
   meta: {
     id: 'brand',
-    version: '1.0.0',
+    version: '1.1.0',
     description:
-      'Lexical brand impersonation: brand tokens, homoglyph and typo look-alikes of trusted brands on hosts the brand does not own.',
+      'Brand impersonation: brand tokens, homoglyph and typo look-alikes of trusted brands on hosts the brand does not own; on scans also brand-titled password pages and look-alike names on the host’s certificates.',
     surfaces: ['agent_action', 'scan'],
     flags: {
       'content:brand_impersonation': {
         description:
-          'The URL imitates a trusted brand it does not belong to (brand token in the host, look-alike or misspelt brand name, brand domain in the userinfo).',
+          'The URL imitates a trusted brand it does not belong to (brand token in the host, look-alike or misspelt brand name, brand domain in the userinfo); on scans also a page titled as the brand that asks for a password.',
+      },
+      [CT_SIBLING_PREFIX]: {
+        description: 'A name on the host’s certificates closely imitates a trusted brand without being it.',
+        parametrised: true,
       },
     },
+    bestEffort: true,
     timeoutMs: 1_000,
   },
   deps: { brands: BrandCatalog },
   create: ({ deps }) => ({
     detect(ctx) {
+      if (ctx.surface === 'scan' && ctx.evidence) return detectScan(ctx.evidence, deps.brands);
       if (!ctx.target) return { findings: [] };
       const hits = findImpersonation(ctx.target, deps.brands);
       if (hits.length === 0) return { findings: [] };

@@ -1,15 +1,16 @@
-import { defineDetector, type Finding } from '../../core/detector.ts';
+import { defineDetector } from '../../core/detector.ts';
+import { ScanHistory } from '../../core/scan/evidence.ts';
 import { BrandCatalog, HostingCatalog } from '../../core/url/catalogs.ts';
-import { brandLureLines, freeHostingLine, ipLiteralLine, lureLines } from './evidence.ts';
-import { classifyHosting } from './hosting-surface.ts';
-import { brandLures, hasLure, lureSignals } from './lure-signals.ts';
+import { DEFAULT_INFRASTRUCTURE_CONFIG, INFRASTRUCTURE_CONFIG_SCHEMA, type InfrastructureConfig } from './config.ts';
+import { nameSurface } from './name-surface.ts';
+import { detectScan, type ScanDeps } from './scan.ts';
 
-export default defineDetector({
+export default defineDetector<ScanDeps, InfrastructureConfig>({
   meta: {
     id: 'infrastructure',
-    version: '1.0.0',
+    version: '1.1.0',
     description:
-      'Hosting surface of the destination read from its name: bare IP literals and tenants of curated free-hosting platforms, with the lure and brand signals around them.',
+      'Hosting surface of the destination: bare IP literals and free-hosting tenants with their lure and brand signals (every surface); on scans also the hosting provider and ASN, abuse-associated networks, and certificates or favicons reused from hosts we flagged before.',
     surfaces: ['agent_action', 'scan'],
     flags: {
       'infrastructure:ip_literal_surface': { description: 'Target is a bare IP.' },
@@ -21,57 +22,46 @@ export default defineDetector({
       'infrastructure:brand_free_hosting_lure': {
         description: 'Curated free hosting plus trusted-brand lure signals.',
       },
+      'infrastructure:hosting_provider_identified': {
+        description: 'Provider recorded as evidence; no weight.',
+        evidenceOnly: true,
+      },
+      'infrastructure:abuse_prone_hosting': {
+        description: 'Provider or ASN matches an abuse-associated marker.',
+      },
+      'infrastructure:reused_known_bad_fingerprint': {
+        description:
+          'Certificate or favicon fingerprint shared with a previously flagged host (own scan history only; the host under test is excluded).',
+      },
+      'infrastructure:fresh_domain_certificate_lure': {
+        description: 'Fresh domain plus fresh certificate plus lure evidence (rules/composites.json).',
+        composite: true,
+      },
     },
-    timeoutMs: 1_000,
+    configSchema: INFRASTRUCTURE_CONFIG_SCHEMA,
+    defaultConfig: DEFAULT_INFRASTRUCTURE_CONFIG,
+    bestEffort: true,
+    timeoutMs: 2_000,
   },
-  deps: { brands: BrandCatalog, hosting: HostingCatalog },
-  create: ({ deps }) => ({
-    detect(ctx) {
+  deps: { brands: BrandCatalog, hosting: HostingCatalog, history: ScanHistory },
+  create: ({ deps, config }) => ({
+    async detect(ctx) {
+      if (ctx.surface === 'scan' && ctx.evidence) return detectScan(ctx.evidence, ctx.url, deps, config);
       const target = ctx.target;
       if (!target) return { findings: [] };
-      const surface = classifyHosting(target, deps.hosting);
-      const findings: Finding[] = [];
-      const evidence: string[] = [];
-      if (surface.ip) {
-        const line = ipLiteralLine(surface, ctx.url);
-        evidence.push(line);
-        findings.push({ flag: 'infrastructure:ip_literal_surface', detail: line, evidence: { ip: surface.ip } });
-      }
-      const { freeHosting, ...context } = surface;
+      const named = nameSurface(target, deps, { url: ctx.url, text: ctx.texts?.page_text });
+      const { freeHosting, ...context } = named.surface;
       const data: Record<string, unknown> = { ...context };
-      if (freeHosting) {
-        const line = freeHostingLine(surface);
-        evidence.push(line);
-        findings.push({ flag: 'infrastructure:free_hosting_surface', detail: line, evidence: { ...freeHosting } });
-        const signals = lureSignals(target, freeHosting, ctx.texts?.page_text);
-        const lures = brandLures(target, deps.brands, signals);
+      if (freeHosting && named.lure) {
         Object.assign(data, {
           free_hosting_provider: freeHosting.provider,
           free_hosting_tenant: freeHosting.tenantSite,
-          lure_signals: signals,
-          brand_lures: lures,
+          lure_signals: named.lure.signals,
+          brand_lures: named.lure.brandLures,
         });
-        if (hasLure(signals)) {
-          const lines = lureLines(signals);
-          evidence.push(...lines);
-          findings.push({
-            flag: 'infrastructure:free_hosting_lure',
-            detail: lines.join(' '),
-            evidence: { ...signals },
-          });
-        }
-        if (lures.length > 0) {
-          const lines = brandLureLines(lures, freeHosting.tenantSite);
-          evidence.push(...lines);
-          findings.push({
-            flag: 'infrastructure:brand_free_hosting_lure',
-            detail: lines.join(' '),
-            evidence: { brand_lures: lures },
-          });
-        }
       }
-      data.enrichment_evidence = evidence;
-      return { findings, data };
+      data.enrichment_evidence = named.lines;
+      return { findings: named.findings, data };
     },
   }),
 });

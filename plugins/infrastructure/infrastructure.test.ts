@@ -1,10 +1,17 @@
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { after, before, describe, it } from 'node:test';
+import { isPlatformWildcard } from '../../core/scan/fingerprints.ts';
+import { hasPasswordField, textOf, titleOf } from '../../core/scan/page-cues.ts';
+import { classifyHosting, freeHostingTenant } from '../../core/url/hosting-surface.ts';
 import { parseTarget } from '../../core/url/target.ts';
 import { shippedCatalogs } from '../../test/support/catalogs.ts';
-import { classifyHosting, freeHostingTenant } from './hosting-surface.ts';
+import { fired, openScanRig, type ScanRig, scanCases } from '../../test/support/scan-fixture-rig.ts';
+import { DEFAULT_INFRASTRUCTURE_CONFIG } from './config.ts';
+import { classifyHostingIntel } from './hosting-intel.ts';
 import infrastructure from './index.ts';
 import { brandLures, credentialFormTermsIn, hasLure, lureSignals } from './lure-signals.ts';
+
+const cases = scanCases(new URL('./fixtures.json', import.meta.url));
 
 const { brands, hosting } = shippedCatalogs();
 const classify = (url: string) => classifyHosting(parseTarget(url), hosting);
@@ -104,9 +111,19 @@ describe('brandLures', () => {
 });
 
 describe('infrastructure plugin', () => {
+  let rig: ScanRig;
+  const detector = () =>
+    infrastructure.create({ deps: { ...rig.catalogs, history: rig.history }, config: DEFAULT_INFRASTRUCTURE_CONFIG });
+  const scanCase = (site: string) => cases.invalid.find((c) => c.input.site === site)!;
+  before(async () => {
+    rig = await openScanRig();
+  });
+  after(async () => {
+    await rig.close();
+  });
+
   it('returns context data even when nothing fires', async () => {
-    const detector = infrastructure.create({ deps: { brands, hosting }, config: undefined });
-    const out = await detector.detect({
+    const out = await detector().detect({
       surface: 'agent_action',
       target: parseTarget('https://www.example.com/'),
       signal: new AbortController().signal,
@@ -118,8 +135,134 @@ describe('infrastructure plugin', () => {
   });
 
   it('returns no findings without a target', async () => {
-    const detector = infrastructure.create({ deps: { brands, hosting }, config: undefined });
-    const out = await detector.detect({ surface: 'agent_action', signal: new AbortController().signal });
+    const out = await detector().detect({ surface: 'agent_action', signal: new AbortController().signal });
     assert.deepEqual(out.findings, []);
+  });
+
+  describe('scan fixtures (straight through the detector; composites need the pipeline)', () => {
+    const composite = Object.entries(infrastructure.meta.flags)
+      .filter(([, m]) => m.composite)
+      .map(([f]) => f);
+    for (const c of cases.invalid) {
+      const own = c.fires!.filter((f) => !composite.includes(f));
+      if (own.length === 0) continue;
+      it(`fires ${own.join(', ')}: ${c.name}`, async () => {
+        const { output } = await rig.run(c, detector());
+        for (const flag of own) assert.ok(fired(output, flag), `${flag} did not fire`);
+      });
+    }
+    for (const c of cases.valid) {
+      it(`stays silent on ${c.silent!.join(', ')}: ${c.name}`, async () => {
+        const { output } = await rig.run(c, detector());
+        for (const flag of c.silent!) assert.ok(!fired(output, flag), `${flag} fired`);
+      });
+    }
+  });
+
+  it('publishes the hosting classification and the normalized infrastructure record', async () => {
+    const { output } = await rig.run(scanCase('vantor-billing-desk.com'), detector());
+    assert.deepEqual(output.data?.['geolocation.data.hosting_classification'], {
+      hosting_provider: 'Stark Industries Solutions Ltd',
+      asn: 44477,
+      abuse_prone: true,
+      matched_marker: 'AS44477',
+    });
+    assert.equal(((output.data?.['geolocation.data.hosting_evidence'] ?? []) as string[]).length, 2);
+    const record = (output.data?.infrastructure ?? {}) as Record<string, unknown>;
+    assert.equal(record.asn, 44477);
+    assert.equal(record.hosting_provider, 'Stark Industries Solutions Ltd');
+    assert.equal(record.hosting_tenancy, 'dedicated_or_unknown');
+    assert.equal(record.ip, '192.0.2.201');
+    assert.equal(record.domain_age_days, 400);
+    assert.equal(typeof record.tls_age_days, 'number');
+    assert.ok(
+      ((output.data?.['infrastructure.data.enrichment_evidence'] ?? []) as string[]).some((l) => l.includes('AS44477')),
+    );
+  });
+
+  it('names the shared platform of a free-hosting tenant', async () => {
+    const { output } = await rig.run(scanCase('quarterly-notes-4821.netlify.app'), detector());
+    const record = (output.data?.infrastructure ?? {}) as Record<string, unknown>;
+    assert.equal(record.hosting_tenancy, 'shared_multi_tenant');
+    assert.equal(record.free_hosting_provider, 'Netlify');
+    assert.equal(record.shared_hosting_provider, 'Netlify');
+    assert.equal(record.shared_hosting_suffix, 'netlify.app');
+    assert.equal(
+      ((output.data?.['infrastructure.data.lure_signals'] ?? {}) as { login_form?: boolean }).login_form,
+      true,
+    );
+  });
+
+  it('reports the reused fingerprint with its distinct earlier sources', async () => {
+    const { output } = await rig.run(scanCase('marrowfield-auth.com'), detector());
+    const match = (output.data?.['infrastructure.data.reused_fingerprint_match'] ?? {}) as Record<string, unknown>;
+    assert.equal(match.fingerprint_type, 'favicon_hash');
+    assert.equal(match.distinct_sources, 2);
+    assert.equal(typeof match.fingerprint_value, 'string');
+  });
+
+  it('omits host-intel fields when the vendor did not answer', async () => {
+    const evidence = await rig.collect('lantern-quay-books.com');
+    const noIntel = {
+      ...evidence,
+      hostIntel: { ok: false as const, reason: 'not_configured' as const, queried_vendor: false, vendor: 'shodan' },
+    };
+    const out = await detector().detect({
+      surface: 'scan',
+      evidence: noIntel,
+      target: evidence.target,
+      signal: AbortSignal.timeout(5_000),
+    });
+    assert.ok(!fired(out, 'infrastructure:hosting_provider_identified'));
+    assert.equal(out.data?.['geolocation.data.hosting_classification'], undefined);
+    assert.equal(((out.data?.infrastructure ?? {}) as Record<string, unknown>).asn, undefined);
+  });
+});
+
+describe('classifyHostingIntel', () => {
+  const intel = (org: string, asn?: number) => ({
+    ok: true as const,
+    cached: false,
+    queried_vendor: true,
+    vendor: 'shodan',
+    value: {
+      ip: '192.0.2.1',
+      org,
+      hostnames: [],
+      domains: [],
+      ports: [],
+      services: [],
+      ...(asn ? { asn_number: asn } : {}),
+    },
+  });
+  const markers = DEFAULT_INFRASTRUCTURE_CONFIG.abuseProneMarkers;
+
+  it('matches a listed ASN or a listed provider as whole words', () => {
+    assert.equal(classifyHostingIntel(intel('Whatever Ltd', 9009), markers)?.matched_marker, 'AS9009');
+    assert.equal(classifyHostingIntel(intel('M247 Europe SRL'), markers)?.matched_marker, 'M247');
+    assert.equal(classifyHostingIntel(intel('AEZA GROUP Ltd'), markers)?.matched_marker, 'Aeza');
+    assert.equal(classifyHostingIntel(intel('Aezakmi Web Ltd'), markers)?.abuse_prone, false);
+    assert.equal(classifyHostingIntel(intel('DigitalOcean, LLC', 14061), markers)?.abuse_prone, false);
+  });
+});
+
+describe('fingerprints', () => {
+  it('treats a wildcard straight over a platform suffix as the platform certificate', () => {
+    assert.equal(isPlatformWildcard('*.pages.dev'), true);
+    assert.equal(isPlatformWildcard('*.vercel.app'), true);
+    assert.equal(isPlatformWildcard('*.example.com'), false);
+    assert.equal(isPlatformWildcard('pages.dev'), false);
+  });
+});
+
+describe('pageCues', () => {
+  it('finds a password field and the title in attacker-sized HTML in bounded time', () => {
+    assert.equal(hasPasswordField('<form><input name="p" type="password"></form>'), true);
+    assert.equal(hasPasswordField('<input type="text" placeholder="password">'), false);
+    assert.equal(titleOf('<title> PayPal &amp; you </title>'), 'PayPal & you');
+    assert.equal(textOf('<p>a</p><script>var x="<b>";</script><style>p{}</style>b'), 'a b');
+    // Unclosed blocks and tags: the answer, not a hang, is what is asserted.
+    assert.equal(textOf(`x${'<script>'.repeat(20_000)}`), 'x');
+    assert.equal(hasPasswordField('<input '.repeat(30_000)), false);
   });
 });

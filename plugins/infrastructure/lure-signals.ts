@@ -64,6 +64,8 @@ export interface LureSignals {
   credential_form_terms: string[];
   /** Redirect parameters pointing at a different site (`next=https://elsewhere.example/`). */
   offsite_redirects: { param: string; host: string }[];
+  /** Scans only: the fetched page has a password input. */
+  login_form?: boolean;
 }
 
 /** The labels left of the free-hosting suffix plus the path: the part of the URL the tenant chose. */
@@ -105,6 +107,7 @@ export function hasLure(signals: LureSignals): boolean {
   return (
     signals.lure_words.length > 0 ||
     signals.authorize_flow ||
+    signals.login_form === true ||
     signals.credential_form_terms.length > 0 ||
     signals.offsite_redirects.length > 0
   );

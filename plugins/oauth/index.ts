@@ -1,6 +1,20 @@
 import { defineDetector, type Finding } from '../../core/detector.ts';
+import type { ScanEvidence } from '../../core/scan/evidence.ts';
+import { htmlToText } from '../../core/text/html-text.ts';
 import { BrandCatalog } from '../../core/url/catalogs.ts';
+import { parseTarget, type Target } from '../../core/url/target.ts';
 import { analyzeOAuth, hasOAuthEvidence, type OAuthAnalysis } from './analyze.ts';
+
+/** The page the scan ended on (browser first, then the plain fetch), when it parses as an http(s) URL. */
+function landingTarget(evidence: ScanEvidence): Target | undefined {
+  for (const url of [evidence.browser.degraded ? undefined : evidence.browser.final_url, evidence.page.final_url]) {
+    if (!url || url === 'about:blank') continue;
+    try {
+      return parseTarget(url);
+    } catch {}
+  }
+  return undefined;
+}
 
 function findingsOf(a: OAuthAnalysis, host: string): Finding[] {
   const findings: Finding[] = [];
@@ -63,10 +77,22 @@ export default defineDetector({
   create: ({ deps }) => ({
     detect(ctx) {
       if (!ctx.target) return { findings: [] };
-      const analysis = analyzeOAuth(ctx.target, deps.brands, ctx.texts?.page_text);
+      if (ctx.surface !== 'scan' || !ctx.evidence) {
+        const analysis = analyzeOAuth(ctx.target, deps.brands, ctx.texts?.page_text);
+        return {
+          findings: findingsOf(analysis, ctx.target.host),
+          data: hasOAuthEvidence(analysis) ? { ...analysis } : undefined,
+        };
+      }
+      // A scan also reads where the target led: a look-alike often redirects into its fake authorize flow.
+      const landed = landingTarget(ctx.evidence) ?? ctx.target;
+      const pageText =
+        ctx.evidence.browser.visible_text ??
+        (ctx.evidence.page.final ? htmlToText(ctx.evidence.page.final.body) : undefined);
+      const analysis = analyzeOAuth(landed, deps.brands, pageText);
       return {
-        findings: findingsOf(analysis, ctx.target.host),
-        data: hasOAuthEvidence(analysis) ? { ...analysis } : undefined,
+        findings: findingsOf(analysis, landed.host),
+        data: hasOAuthEvidence(analysis) ? { 'oauth_scope.data': { ...analysis, url: landed.url.href } } : undefined,
       };
     },
   }),

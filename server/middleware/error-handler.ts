@@ -1,9 +1,28 @@
 import type { Context, Next } from 'koa';
+import { ForceScanDisabled, QuotaExhausted } from '../../core/workspaces/quotas.ts';
 import { HttpError } from '../errors.ts';
+
+/** Seconds until the daily quotas reset (00:00 UTC). */
+function secondsToUtcMidnight(now = new Date()): number {
+  const next = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1);
+  return Math.max(1, Math.ceil((next - now.getTime()) / 1000));
+}
 
 /** koa/co-body/raw-body errors carry `status` and `expose`; ours are HttpError; the rest are bugs. */
 function asHttpError(err: unknown): HttpError | undefined {
   if (err instanceof HttpError) return err;
+  if (err instanceof QuotaExhausted) {
+    return new HttpError(
+      429,
+      'quota_exceeded',
+      err.message,
+      { kind: err.kind, limit: err.limit },
+      {
+        'Retry-After': String(secondsToUtcMidnight()),
+      },
+    );
+  }
+  if (err instanceof ForceScanDisabled) return new HttpError(402, 'force_scan_disabled', err.message);
   const e = err as { status?: number; statusCode?: number; expose?: boolean; type?: string; message?: string };
   const status = e?.status ?? e?.statusCode;
   if (typeof status !== 'number' || status < 400 || status >= 500) return undefined;

@@ -1,6 +1,6 @@
 import { DEPTHS, type Depth, INTENTS, type Intent } from '../../core/checks/action-check.ts';
 import { parseTarget, TargetError } from '../../core/url/target.ts';
-import { badRequest, HttpError } from '../errors.ts';
+import { badRequest } from '../errors.ts';
 import { compileBody } from './validation.ts';
 
 const TEXT_LIMIT = 1_000_000;
@@ -42,13 +42,6 @@ export function actionInputOf(body: ActionFields) {
     throw err;
   }
   const depth = body.depth ?? 'fast';
-  if (depth === 'deep') {
-    throw new HttpError(
-      501,
-      'not_implemented',
-      'depth "deep" runs the full URL scanner, which this version does not include yet; use depth "fast"',
-    );
-  }
   return {
     url,
     intent: body.intent ?? 'visit',

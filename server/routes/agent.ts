@@ -3,7 +3,7 @@ import { type PolicyPatch, policyPatchSchema, updatePolicy } from '../../core/ag
 import type { Preflight } from '../../core/app.ts';
 import { AgentChecks } from '../../core/checks/agent-checks.ts';
 import { Knex } from '../../core/db/knex-token.ts';
-import { callContext, policyOf, principalOf } from '../call-context.ts';
+import { callContext, policyOf, principalOf, scanWorkspaceOf } from '../call-context.ts';
 import { HttpError } from '../errors.ts';
 import { requireAgentChecks, requireKey } from '../middleware/auth.ts';
 import { parseCheckActionRequest } from '../requests/check-action.ts';
@@ -28,12 +28,22 @@ export function agentRoutes(app: Preflight): Router {
 
   router.post('/check-action', async (ctx) => {
     const input = parseCheckActionRequest(ctx.request.body);
-    ctx.body = await checks.action(input, callContext(ctx, 'POST /agent/check-action'), policyOf(ctx));
+    ctx.body = await checks.action(
+      input,
+      callContext(ctx, 'POST /agent/check-action'),
+      policyOf(ctx),
+      scanWorkspaceOf(ctx),
+    );
   });
 
   router.post('/guardrail', async (ctx) => {
     const request = parseGuardrailRequest(ctx.request.body);
-    ctx.body = await checks.guardrail(request, callContext(ctx, 'POST /agent/guardrail'), policyOf(ctx));
+    ctx.body = await checks.guardrail(
+      request,
+      callContext(ctx, 'POST /agent/guardrail'),
+      policyOf(ctx),
+      scanWorkspaceOf(ctx),
+    );
   });
 
   router.get('/policy', (ctx) => {

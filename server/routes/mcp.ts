@@ -1,6 +1,6 @@
 import type { Context } from 'koa';
 import type { AgentChecks } from '../../core/checks/agent-checks.ts';
-import { callContext, policyOf } from '../call-context.ts';
+import { callContext, policyOf, scanWorkspaceOf } from '../call-context.ts';
 import { HttpError } from '../errors.ts';
 import { checkActionBodySchema, parseCheckActionRequest } from '../requests/check-action.ts';
 import { checkContentBodySchema, parseCheckContentRequest } from '../requests/check-content.ts';
@@ -31,6 +31,7 @@ const TOOLS: McpTool[] = [
         parseCheckActionRequest(args),
         callContext(ctx, 'POST /agent/mcp tools/call svc_check_action'),
         policyOf(ctx),
+        scanWorkspaceOf(ctx),
       ),
   },
   {

@@ -3,7 +3,6 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { container } from 'tsyringe';
 import { pluginCatalog } from '../../core/app.ts';
 import { ROOT_DIR } from '../../core/config.ts';
 import { createKnex } from '../../core/db/database.ts';

@@ -4,9 +4,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { container, type DependencyContainer } from 'tsyringe';
 import { BrowserCapturer, type BrowserCapturer as Capturer, NoBrowser } from '../../core/browser/browser-capture.ts';
+import { createBrowserCapturer } from '../../core/browser/index.ts';
 import { ROOT_DIR } from '../../core/config.ts';
-import { EvidenceCollector } from '../../core/scan/evidence-collector.ts';
 import type { ScanEvidence } from '../../core/scan/evidence.ts';
+import { EvidenceCollector } from '../../core/scan/evidence-collector.ts';
 import { registerSources, type SourceSet } from '../../core/sources/index.ts';
 import { parseTarget } from '../../core/url/target.ts';
 import { type Lab, startLab } from '../../lab/index.ts';
@@ -41,7 +42,7 @@ export interface ScanLab {
  * the real source clients and evidence collector pointed at it: what a scan sees, offline.
  */
 export async function startScanLab(
-  options: { sites?: Map<string, string>; browser?: Capturer; withSharedSites?: boolean } = {},
+  options: { sites?: Map<string, string>; browser?: boolean; withSharedSites?: boolean } = {},
 ): Promise<ScanLab> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'preflight-scan-lab-'));
   const sites = options.sites ?? pluginFixtureSites();
@@ -55,14 +56,19 @@ export async function startScanLab(
   const lab = await startLab({ sitesDir: dir });
   const scope = container.createChildContainer();
   const sources = registerSources(scope, lab.sourcesConfig({ cacheTtlMs: 0 }));
-  scope.registerInstance(BrowserCapturer, options.browser ?? new NoBrowser('no browser in this test'));
+  const sourcesConfig = lab.sourcesConfig({ cacheTtlMs: 0 });
+  const browser: Capturer = options.browser
+    ? createBrowserCapturer({ sources: sourcesConfig })
+    : new NoBrowser('no browser in this test');
+  scope.registerInstance(BrowserCapturer, browser);
   const collector = scope.resolve(EvidenceCollector);
   return {
     lab,
     sources,
     container: scope,
-    collect: (url, o = {}) => collector.collect(parseTarget(url), { browser: o.browser ?? false }),
+    collect: (url, o = {}) => collector.collect(parseTarget(url), { browser: o.browser ?? Boolean(options.browser) }),
     async close() {
+      await browser.close();
       await sources.close();
       await lab.close();
     },

@@ -1,7 +1,7 @@
 // Where the target is hosted, as far as its name tells: a bare IP, a tenant of a curated free-hosting
 // platform, a tenant of another shared (private-suffix) platform, or a dedicated host.
-import type { FreeHostingMatch, HostingCatalog } from '../../core/url/catalogs.ts';
-import type { Target } from '../../core/url/target.ts';
+import type { FreeHostingMatch, HostingCatalog } from './catalogs.ts';
+import type { Target } from './target.ts';
 
 export type HostingTenancy = 'shared_multi_tenant' | 'dedicated_or_unknown';
 

@@ -1,0 +1,316 @@
+import { randomUUID } from 'node:crypto';
+import { inject, injectable } from 'tsyringe';
+import { AppConfig } from '../config.ts';
+import { Knex } from '../db/knex-token.ts';
+import { DetectorSet } from '../pipeline/run-detectors.ts';
+import { ReputationService } from '../reputation/reputation-service.ts';
+import { Ruleset } from '../rules/ruleset.ts';
+import type { RiskLevel } from '../scoring/risk-level.ts';
+import { type ScoreBreakdown, Scorer } from '../scoring/score-breakdown.ts';
+import { brandOwning } from '../url/brand-matching/ownership.ts';
+import { BrandCatalog } from '../url/catalogs.ts';
+import type { Target } from '../url/target.ts';
+import { consumeQuota, ForceScanDisabled, limitsFor } from '../workspaces/quotas.ts';
+import { mergeAtPath } from './detailed-results.ts';
+import { detectScan } from './detect-scan.ts';
+import type { ScanEvidence } from './evidence.ts';
+import { EvidenceCollector } from './evidence-collector.ts';
+import { buildEvidencePack, type EvidencePack } from './evidence-pack.ts';
+import { PostgresScanHistory } from './scan-history.ts';
+
+export interface ScanCaller {
+  workspaceId: string | null;
+  /** The workspace's plan, for its quotas (rules/plans.json); anonymous callers use the anonymous limits. */
+  plan?: string;
+  campaignTaggingEnabled: boolean;
+  actor: string | null;
+  requestId: string;
+}
+
+export interface CampaignTagging {
+  feature_flag_enabled: boolean;
+  shadow_mode: boolean;
+  degraded: boolean;
+  suppressed_reason: string | null;
+  autonomous_tags: string[];
+}
+
+export interface RedirectStep {
+  step: number;
+  url: string;
+  kind: 'initial' | 'http' | 'meta' | 'js';
+  status?: number;
+  source: 'browser' | 'fetch';
+}
+
+/** The scan result as POST /v1/scan answers it (spec fields, plus scan_id, scanned_at, cached, ruleset_hash). */
+export interface ScanResult {
+  scan_id: number;
+  domain: string;
+  target_url: string;
+  score: number;
+  phishing_score: number;
+  risk_level: RiskLevel;
+  flags: string[];
+  score_breakdown: ScoreBreakdown;
+  campaign_tagging_degraded: boolean;
+  campaign_tagging: CampaignTagging;
+  detailed_results: Record<string, unknown>;
+  tabs: { detection: { evidencepack: EvidencePack & { sha256: string } }; redirect_timeline: RedirectStep[] };
+  ruleset_hash: string;
+  scanned_at: string;
+  cached: boolean;
+}
+
+const CAMPAIGN_PREFIX = 'campaign:';
+
+@injectable()
+export class ScanService {
+  private readonly scorer: Scorer;
+
+  constructor(
+    @inject(EvidenceCollector) private readonly collector: EvidenceCollector,
+    @inject(DetectorSet) private readonly detectors: DetectorSet,
+    @inject(Ruleset) private readonly ruleset: Ruleset,
+    @inject(Knex) private readonly knex: Knex,
+    @inject(PostgresScanHistory) private readonly history: PostgresScanHistory,
+    @inject(BrandCatalog) private readonly brands: BrandCatalog,
+    @inject(ReputationService) private readonly reputation: ReputationService,
+    @inject(AppConfig) private readonly config: AppConfig,
+  ) {
+    this.scorer = new Scorer(ruleset);
+  }
+
+  /**
+   * A cached result for this workspace and target unless forced; otherwise a fresh scan, stored.
+   * Metered by default: force scans need a plan that allows them (402) and spend their own daily quota, and every
+   * fresh scan spends the daily scan quota (429 when used up); a cached answer costs nothing. `unmetered` is for
+   * callers that settled the cost themselves: the operator's in-process CLI, and deep action checks (which spend
+   * one scan unit per check, cached or not).
+   */
+  async scan(
+    target: Target,
+    options: { force_scan: boolean; browser?: boolean; unmetered?: boolean },
+    caller: ScanCaller,
+  ): Promise<ScanResult> {
+    const limits = caller.workspaceId ? limitsFor(this.ruleset.plans, caller.plan) : this.ruleset.plans.anonymous;
+    const forceQuota = limits.force_scan_quota_daily;
+    if (!options.unmetered && options.force_scan && (forceQuota === null || forceQuota === undefined)) {
+      throw new ForceScanDisabled(caller.plan ?? this.ruleset.plans.default_plan);
+    }
+    if (!options.force_scan) {
+      const cached = await this.cached(target, caller.workspaceId);
+      if (cached) return cached;
+    }
+    if (!options.unmetered && caller.workspaceId) {
+      if (options.force_scan) await consumeQuota(this.knex, caller.workspaceId, 'force_scan', forceQuota!);
+      await consumeQuota(this.knex, caller.workspaceId, 'scan', limits.scan_quota_daily);
+    }
+    const evidence = await this.collector.collect(target, { browser: options.browser ?? true });
+    return this.evaluate(evidence, options, caller);
+  }
+
+  private async cached(target: Target, workspaceId: string | null): Promise<ScanResult | undefined> {
+    const q = this.knex('scans')
+      .where({ target_url: target.url.href, compacted: false })
+      .where('created_at', '>', this.knex.raw(`now() - interval '1 second' * ?`, [this.config.scanCacheSeconds]))
+      .orderBy('id', 'desc')
+      .first('result');
+    if (workspaceId) q.where({ workspace_id: workspaceId });
+    else q.whereNull('workspace_id');
+    const row = await q;
+    return row ? { ...(row.result as ScanResult), cached: true } : undefined;
+  }
+
+  private async evaluate(
+    evidence: ScanEvidence,
+    options: { force_scan: boolean },
+    caller: ScanCaller,
+  ): Promise<ScanResult> {
+    const { target } = evidence;
+    const detection = await detectScan(this.detectors, this.ruleset.composites, evidence);
+    const campaignRun = detection.runs.find((r) => r.pluginId === 'campaign');
+    const campaignFlags = uniqueSorted(
+      detection.findings.map((f) => f.flag).filter((f) => f.startsWith(CAMPAIGN_PREFIX)),
+    );
+    const merged = caller.campaignTaggingEnabled;
+    const findings = merged
+      ? detection.findings
+      : detection.findings.filter((f) => !f.flag.startsWith(CAMPAIGN_PREFIX));
+    const flags = uniqueSorted(findings.map((f) => f.flag));
+
+    const reputation = await this.reputation.lookup(target, 800);
+    const { breakdown, risk_level } = await this.scorer.score(flags, {
+      brand_owned: brandOwning(target, this.brands) !== undefined,
+      known_good: reputation.knownGood,
+      domain_age_days: evidence.rdap.ok ? (evidence.rdap.value.age_days ?? -1) : -1,
+      first_seen_days_ago:
+        evidence.history.ok && evidence.history.value.length > 0 ? evidence.history.value[0]!.age_days : -1,
+    });
+
+    const screenshotId = evidence.browser.screenshot ? randomUUID() : undefined;
+    const screenshotUrl = screenshotId ? `/screenshots/${screenshotId}.png` : undefined;
+    const detailed = this.detailedResults(detection.runs, flags, evidence, screenshotUrl);
+    const campaign_tagging: CampaignTagging = {
+      feature_flag_enabled: merged,
+      shadow_mode: !merged,
+      degraded: Boolean(campaignRun?.skipped),
+      suppressed_reason: merged ? null : 'feature_flag_disabled',
+      autonomous_tags: campaignFlags,
+    };
+    const scan = {
+      domain: target.host,
+      target_url: target.url.href,
+      score: breakdown.applied_score,
+      risk_level,
+      flags,
+    };
+    const { pack, canonical, sha256 } = buildEvidencePack({
+      evidence,
+      findings,
+      breakdown,
+      scan,
+      workspaceId: caller.workspaceId,
+      actor: caller.actor,
+      requestId: caller.requestId,
+      rulesetHash: this.ruleset.hash,
+      screenshotUrl,
+    });
+    const result: Omit<ScanResult, 'scan_id'> = {
+      ...scan,
+      phishing_score: breakdown.applied_score,
+      score_breakdown: breakdown,
+      campaign_tagging_degraded: campaign_tagging.degraded,
+      campaign_tagging,
+      detailed_results: detailed,
+      tabs: { detection: { evidencepack: { ...pack, sha256 } }, redirect_timeline: redirectTimeline(evidence) },
+      ruleset_hash: this.ruleset.hash,
+      scanned_at: pack.created_at,
+      cached: false,
+    };
+
+    const scanId = await this.knex.transaction(async (trx) => {
+      const [row] = await trx('scans')
+        .insert({
+          workspace_id: caller.workspaceId,
+          domain: scan.domain,
+          host: target.host,
+          target_url: scan.target_url,
+          score: scan.score,
+          risk_level,
+          flags,
+          result: {},
+          evidence_pack_id: pack.id,
+          ruleset_hash: this.ruleset.hash,
+          actor: caller.actor,
+          force_scan: options.force_scan,
+        })
+        .returning('id');
+      const id = Number(row.id);
+      await trx('scans')
+        .where({ id })
+        .update({ result: { scan_id: id, ...result } });
+      await trx('evidence_packs').insert({
+        id: pack.id,
+        workspace_id: caller.workspaceId,
+        scan_id: id,
+        sha256,
+        canonical,
+      });
+      if (screenshotId && evidence.browser.screenshot) {
+        await trx('scan_screenshots').insert({
+          id: screenshotId,
+          scan_id: id,
+          workspace_id: caller.workspaceId,
+          png: evidence.browser.screenshot.png,
+          sha256: evidence.browser.screenshot.sha256,
+        });
+      }
+      return id;
+    });
+    await this.history.record(
+      { host: target.host, risk_level, flags, scan_id: scanId },
+      {
+        cert_sha256: evidence.tls.ok ? evidence.tls.value.fingerprint_sha256 : undefined,
+        favicon_hash: evidence.page.favicon ? String(evidence.page.favicon.hash) : undefined,
+        ip: evidence.addresses[0],
+      },
+    );
+    return { scan_id: scanId, ...result };
+  }
+
+  private detailedResults(
+    runs: Awaited<ReturnType<DetectorSet['run']>>,
+    flags: string[],
+    evidence: ScanEvidence,
+    screenshotUrl: string | undefined,
+  ): Record<string, unknown> {
+    const tree: Record<string, unknown> = {};
+    for (const run of runs) {
+      for (const [path, value] of Object.entries(run.output?.data ?? {})) {
+        if (path.includes('.') || isResultRoot(path)) mergeAtPath(tree, path, value);
+      }
+    }
+    // oauth_scope.{flags,score}: the detector reports what it saw; weights are scoring's business, not the plugin's.
+    if (tree.oauth_scope) {
+      const oauthFlags = flags.filter((f) => f.startsWith('oauth:'));
+      mergeAtPath(tree, 'oauth_scope.flags', oauthFlags);
+      mergeAtPath(
+        tree,
+        'oauth_scope.score',
+        oauthFlags.reduce((sum, f) => sum + this.scorer.weightOf(f), 0),
+      );
+    }
+    const b = evidence.browser;
+    mergeAtPath(tree, 'visual.data', {
+      mode: b.mode,
+      degraded: b.degraded,
+      ...(b.degraded_reason ? { degraded_reason: b.degraded_reason } : {}),
+      final_url: b.final_url,
+      ...(screenshotUrl ? { screenshot_url: screenshotUrl } : {}),
+      replay_steps: b.hops.map((h, i) => ({ step: i + 1, ...h })),
+      policy: { isolated_context: true, ssrf_guard: true, downloads: 'blocked' },
+      runtime: { duration_ms: b.duration_ms },
+    });
+    return tree;
+  }
+}
+
+const RESULT_ROOTS = new Set([
+  'whois',
+  'ssl',
+  'infrastructure',
+  'content',
+  'visual',
+  'brand',
+  'geolocation',
+  'campaign',
+  'oauth_scope',
+]);
+function isResultRoot(key: string): boolean {
+  return RESULT_ROOTS.has(key);
+}
+
+function uniqueSorted(xs: string[]): string[] {
+  return [...new Set(xs)].sort();
+}
+
+/** The browser's hops when it ran, else the plain fetch's: each step with how it happened. */
+export function redirectTimeline(evidence: ScanEvidence): RedirectStep[] {
+  if (!evidence.browser.degraded && evidence.browser.hops.length > 0) {
+    return evidence.browser.hops.map((h, i) => ({
+      step: i + 1,
+      url: h.url,
+      kind: h.kind,
+      status: h.status,
+      source: 'browser',
+    }));
+  }
+  return evidence.page.hops.map((h, i) => ({
+    step: i + 1,
+    url: h.url,
+    kind: h.kind,
+    status: h.status,
+    source: 'fetch',
+  }));
+}

@@ -1,0 +1,125 @@
+import { Engine, type RuleProperties } from 'json-rules-engine';
+import type { AdjustmentRule, CategoryRule, Ruleset } from '../rules/ruleset.ts';
+import { canonicalJson } from '../rules/ruleset.ts';
+import { type RiskLevel, riskLevelOf } from './risk-level.ts';
+
+/** `score_breakdown` as the spec defines it. */
+export interface ScoreBreakdown {
+  categories: Record<string, number>;
+  raw_total: number;
+  adjustments: { reason: string; detail: string; from: number; to: number }[];
+  applied_score: number;
+  capped: boolean;
+  reconciles: boolean;
+}
+
+export interface ScoreFacts {
+  brand_owned: boolean;
+  known_good: boolean;
+  /** -1 when unknown. */
+  domain_age_days: number;
+  /** -1 when unknown. */
+  first_seen_days_ago: number;
+}
+
+export const CEILING_REASON = 'score_ceiling';
+
+/** The category a flag scores in: a category that lists it, else the one its prefix names. */
+export function categoryOf(flag: string, categories: Record<string, CategoryRule>): string {
+  for (const [name, rule] of Object.entries(categories)) if (rule.flags?.includes(flag)) return name;
+  return flag.slice(0, flag.indexOf(':'));
+}
+
+/** Points per category after caps. Pure arithmetic, no rules engine. */
+export function categoryPoints(
+  flags: readonly string[],
+  weights: Record<string, number>,
+  categories: Record<string, CategoryRule>,
+  weightOf: (flag: string) => number = (f) => weights[f] ?? 0,
+): Record<string, number> {
+  const points: Record<string, number> = {};
+  for (const flag of flags) {
+    const category = categoryOf(flag, categories);
+    points[category] = (points[category] ?? 0) + weightOf(flag);
+  }
+  for (const [category, total] of Object.entries(points)) {
+    const cap = categories[category]?.cap;
+    points[category] = cap === undefined ? total : Math.min(total, cap);
+  }
+  return points;
+}
+
+/**
+ * Categories → raw total → ordered adjustments (json-rules-engine decides which apply; the arithmetic is here)
+ * → the 100 ceiling as its own reason → applied score. `reconciles` checks the books: raw total minus every
+ * recorded reduction equals the applied score.
+ */
+export class Scorer {
+  private readonly engine: Engine;
+  private readonly memo = new Map<string, Promise<string[]>>();
+
+  constructor(private readonly ruleset: Pick<Ruleset, 'weights' | 'categories' | 'adjustments' | 'riskLevels'>) {
+    this.engine = new Engine(ruleset.adjustments as unknown as RuleProperties[], { allowUndefinedFacts: true });
+  }
+
+  /** Weight of a flag, parametrised flags weighing what their declared prefix weighs. */
+  weightOf(flag: string): number {
+    const exact = this.ruleset.weights[flag];
+    if (exact !== undefined) return exact;
+    const prefix = Object.keys(this.ruleset.weights).find((p) => p.endsWith('_') && flag.startsWith(p));
+    return prefix ? (this.ruleset.weights[prefix] ?? 0) : 0;
+  }
+
+  async score(
+    flags: readonly string[],
+    facts: ScoreFacts,
+  ): Promise<{ breakdown: ScoreBreakdown; risk_level: RiskLevel }> {
+    const { categories: rules } = this.ruleset;
+    const categories = categoryPoints(flags, this.ruleset.weights, rules, (f) => this.weightOf(f));
+    const raw = Object.values(categories).reduce((a, b) => a + b, 0);
+    const weighted = flags.filter((f) => this.weightOf(f) > 0);
+    const matched = await this.matchedAdjustments({
+      raw_total: raw,
+      flags: [...flags].sort(),
+      lure_flag_count: flags.filter((f) => rules[categoryOf(f, rules)]?.lure).length,
+      weak_only: weighted.length > 0 && weighted.every((f) => rules[categoryOf(f, rules)]?.weak),
+      ...facts,
+    });
+
+    const adjustments: ScoreBreakdown['adjustments'] = [];
+    let current = raw;
+    for (const rule of matched) {
+      const { reason, detail, cap, minus } = rule.event.params;
+      const to = cap !== undefined ? Math.min(current, cap) : Math.max(0, current - (minus ?? 0));
+      if (to < current) adjustments.push({ reason, detail, from: current, to });
+      current = to;
+    }
+    if (current > 100) {
+      adjustments.push({ reason: CEILING_REASON, detail: 'Scores are capped at 100', from: current, to: 100 });
+      current = 100;
+    }
+    const removed = adjustments.reduce((sum, a) => sum + (a.from - a.to), 0);
+    const breakdown: ScoreBreakdown = {
+      categories,
+      raw_total: raw,
+      adjustments,
+      applied_score: current,
+      capped: adjustments.length > 0,
+      reconciles: raw - removed === current,
+    };
+    return { breakdown, risk_level: riskLevelOf(current, this.ruleset.riskLevels) };
+  }
+
+  /** The adjustment rules whose conditions hold, in file order. Memoised on the canonical fact set. */
+  private async matchedAdjustments(facts: Record<string, unknown>): Promise<AdjustmentRule[]> {
+    const key = canonicalJson(facts);
+    let names = this.memo.get(key);
+    if (!names) {
+      names = this.engine.run({ ...facts }).then(({ results }) => results.map((r) => String(r.name)));
+      if (this.memo.size > 10_000) this.memo.delete(this.memo.keys().next().value as string);
+      this.memo.set(key, names);
+    }
+    const hit = new Set(await names);
+    return this.ruleset.adjustments.filter((r) => hit.has(r.name));
+  }
+}

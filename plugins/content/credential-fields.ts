@@ -1,0 +1,104 @@
+// What a page asks its visitor to type: the credential-funnel behaviour every lure flag pairs its wording with.
+import type { FormField, HtmlDocument, HtmlForm } from './html-document.ts';
+
+export type FieldKind =
+  | 'password'
+  | 'card_number'
+  | 'card_expiry'
+  | 'card_security_code'
+  | 'one_time_code'
+  | 'identity';
+
+/** Field descriptors read as words: `cardNumber`, `cc_number` and `card-number` all become `card number`. */
+function descriptorOf(field: FormField): string {
+  const a = field.attrs;
+  return [a.name, a.id, a.placeholder, a.autocomplete, a['aria-label'], a.title, field.label]
+    .filter(Boolean)
+    .join(' ')
+    .slice(0, 512)
+    .replace(/([a-z])([A-Z])/g, '$1 $2')
+    .toLowerCase()
+    .replace(/[_\-.]+/g, ' ');
+}
+
+const SECURITY_CODE = /\b(?:cvv2?|cvc2?|csc|cid|cc csc|security code|card code|card verification|verification value)\b/;
+const CARD_NUMBER = /\b(?:card ?(?:number|num|no)|cc ?(?:number|num|no)|credit card|debit card|pan)\b/;
+const CARD_EXPIRY = /\b(?:exp|expiry|expiration|expires|cc exp|mm ?\/ ?yy|mm ?\/ ?yyyy|valid thru|valid until)\b/;
+const ONE_TIME_CODE =
+  /\b(?:otp|one time (?:code|password|passcode)|sms code|2fa|mfa|verification code|auth(?:entication)? code)\b/;
+const IDENTITY =
+  /\b(?:e ?mail|login|log in|username|user name|user id|userid|identifier|account (?:name|id)|apple id)\b/;
+
+/** The credential kind of one field, if it asks for one. Hidden and check fields ask for nothing. */
+export function fieldKind(field: FormField): FieldKind | undefined {
+  if (['hidden', 'checkbox', 'radio', 'file', 'range', 'color', 'reset'].includes(field.type)) return undefined;
+  const words = descriptorOf(field);
+  const autocomplete = (field.attrs.autocomplete ?? '').toLowerCase();
+  if (autocomplete.includes('cc-csc') || SECURITY_CODE.test(words)) return 'card_security_code';
+  if (autocomplete.includes('cc-number') || CARD_NUMBER.test(words)) return 'card_number';
+  if (autocomplete.includes('cc-exp') || CARD_EXPIRY.test(words)) return 'card_expiry';
+  if (autocomplete === 'one-time-code' || ONE_TIME_CODE.test(words)) return 'one_time_code';
+  if (field.type === 'password' || autocomplete.includes('password')) return 'password';
+  if (field.type === 'email' || autocomplete === 'username' || autocomplete === 'email' || IDENTITY.test(words)) {
+    return 'identity';
+  }
+  return undefined;
+}
+
+/** Form actions that name a sign-in endpoint (`/login.php`, `/ap/signin`, `/auth`, `/session`). */
+const SIGN_IN_ACTION =
+  /(?:^|[/._-])(?:sign[-_]?in|log[-_]?in|logon|auth|authenticate|session|verify|signon)(?:$|[/._?-])/i;
+
+export interface CredentialFunnel {
+  /** Each credential kind the page asks for, once. */
+  kinds: FieldKind[];
+  /** Password, card or one-time code: what a lure ultimately harvests. */
+  harvestsSecrets: boolean;
+  harvestsCard: boolean;
+  /** Forms that collect credentials or post an identity to a sign-in endpoint: `{action, method, kinds}`. */
+  credential_forms: { action: string; method: string; kinds: FieldKind[] }[];
+}
+
+const SECRET_KINDS: ReadonlySet<FieldKind> = new Set([
+  'password',
+  'card_number',
+  'card_security_code',
+  'one_time_code',
+]);
+
+function kindsOf(fields: readonly FormField[]): FieldKind[] {
+  const kinds = new Set<FieldKind>();
+  for (const f of fields) {
+    const kind = fieldKind(f);
+    if (kind) kinds.add(kind);
+  }
+  return [...kinds];
+}
+
+function isCredentialForm(form: HtmlForm, kinds: readonly FieldKind[]): boolean {
+  if (kinds.some((k) => SECRET_KINDS.has(k))) return true;
+  return kinds.includes('identity') && form.method === 'post' && SIGN_IN_ACTION.test(form.action.split('?')[0] ?? '');
+}
+
+export function credentialFunnel(doc: HtmlDocument): CredentialFunnel {
+  const all = new Set<FieldKind>(kindsOf(doc.looseFields));
+  const credential_forms: CredentialFunnel['credential_forms'] = [];
+  for (const form of doc.forms) {
+    const kinds = kindsOf(form.fields);
+    for (const k of kinds) all.add(k);
+    if (isCredentialForm(form, kinds)) credential_forms.push({ action: form.action, method: form.method, kinds });
+  }
+  const kinds = [...all];
+  return {
+    kinds,
+    harvestsSecrets: kinds.some((k) => SECRET_KINDS.has(k)),
+    harvestsCard: kinds.includes('card_number') || kinds.includes('card_security_code'),
+    credential_forms,
+  };
+}
+
+/** Any field a visitor types into: a holding page has none. */
+export function hasTextEntry(doc: HtmlDocument): boolean {
+  const typed = (f: FormField) => !['hidden', 'submit', 'button', 'image', 'reset'].includes(f.type);
+  return doc.looseFields.some(typed) || doc.forms.some((form) => form.fields.some(typed));
+}

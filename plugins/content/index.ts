@@ -1,0 +1,186 @@
+import { defineDetector, type Finding } from '../../core/detector.ts';
+import { brandOwning } from '../../core/url/brand-matching/ownership.ts';
+import { BrandCatalog, HostingCatalog } from '../../core/url/catalogs.ts';
+import { credentialFunnel, hasTextEntry } from './credential-fields.ts';
+import { assessGate, isHoldingPage } from './evasion-gate.ts';
+import { assessLures } from './lure-assessment.ts';
+import { offsiteCredentialCtas, pageSurface } from './offsite-cta.ts';
+import { pageViewOf } from './page-view.ts';
+import { findVendorChallenge, type VendorChallenge } from './vendor-challenges.ts';
+
+const FLAGS = {
+  documentShare: 'content:document_share_lure',
+  offsiteCta: 'content:offsite_credential_cta',
+  evasionGate: 'content:analysis_evasion_gate',
+  scannerBlocked: 'content:scanner_blocked',
+  parcel: 'content:parcel_shipping_lure',
+  streaming: 'content:streaming_clone_lure',
+  marketplace: 'content:marketplace_brand_lure',
+} as const;
+
+function quoted(phrases: readonly string[]): string {
+  return phrases
+    .slice(0, 4)
+    .map((p) => `"${p}"`)
+    .join(', ');
+}
+
+export default defineDetector({
+  meta: {
+    id: 'content',
+    version: '1.0.0',
+    description:
+      'What the page itself says and does: lure wording joined to credential forms, off-site credential calls to action from shared-platform tenants, custom evasion gates and vendor bot challenges. Reads the browser capture when Chromium ran, else the fetched HTML and its inline scripts.',
+    surfaces: ['scan'],
+    flags: {
+      [FLAGS.documentShare]: {
+        description:
+          'Document-share wording plus credential-oriented behavior (may be on a linked page, for a page on a shared multi-tenant platform whose call to action links to an unrelated registrable domain).',
+      },
+      [FLAGS.offsiteCta]: {
+        description:
+          'Page on a shared multi-tenant platform whose action link points at an unrelated registrable domain. Not raised for a site on its own domain.',
+      },
+      [FLAGS.evasionGate]: {
+        description:
+          'Scan blocked and a short custom holding page served while writing browser storage, redirecting or prompting for a permission; requires no recognized vendor challenge marker and no real page content.',
+      },
+      [FLAGS.scannerBlocked]: { description: 'A recognized vendor challenge was met.' },
+      [FLAGS.parcel]: { description: 'Parcel or delivery wording plus stronger credential-oriented behavior.' },
+      [FLAGS.streaming]: { description: 'Streaming or subscription wording plus credential-funnel behavior.' },
+      [FLAGS.marketplace]: {
+        description: 'Marketplace, order, account or payment wording plus credential-funnel behavior.',
+      },
+    },
+    bestEffort: true,
+    timeoutMs: 2_000,
+  },
+  deps: { brands: BrandCatalog, hosting: HostingCatalog },
+  create: ({ deps }) => ({
+    detect(ctx) {
+      const evidence = ctx.evidence;
+      if (!evidence) return { findings: [] };
+      const view = pageViewOf(evidence);
+      if (!view) {
+        return {
+          findings: [],
+          data: { 'content.data': { visible_text_length: 0, analysis_evasion_gate: { status: 'no_page' } } },
+        };
+      }
+      const { doc, page } = view;
+      const findings: Finding[] = [];
+      const funnel = credentialFunnel(doc);
+      const textEntry = hasTextEntry(doc);
+      const bare = isHoldingPage({
+        visibleText: view.visibleText,
+        linkCount: doc.links.length,
+        hasTextEntry: textEntry,
+      });
+
+      const markers = findVendorChallenge(view.html, view.headers, bare);
+      const browserChallenge: VendorChallenge | undefined = view.browserVendorChallenge
+        ? { vendor: view.browserVendorChallenge, marker: 'browser', source: 'browser' }
+        : undefined;
+      const challenge = browserChallenge ?? markers.challenge;
+      if (challenge) {
+        findings.push({
+          flag: FLAGS.scannerBlocked,
+          detail: `The page is a ${challenge.vendor} bot challenge (${challenge.marker}); the scanner did not see the site's content.`,
+          evidence: { ...challenge },
+        });
+      }
+
+      const gate = assessGate({
+        visibleText: view.visibleText,
+        linkCount: doc.links.length,
+        hasTextEntry: textEntry,
+        behaviors: view.behaviors,
+        vendorMarker: Boolean(challenge ?? markers.anyMarker),
+      });
+      if (gate.status === 'evasion_gate') {
+        findings.push({
+          flag: FLAGS.evasionGate,
+          detail: `A short custom holding page ("${gate.visible_text.slice(0, 80)}") blocked the scan while it ${gate.signals.join(', ').replaceAll('_', ' ')}; no vendor challenge marker.`,
+          evidence: { signals: gate.signals, behaviors: gate.behaviors },
+        });
+      }
+
+      const surface = pageSurface(page, deps.hosting);
+      const ctas = offsiteCredentialCtas(doc, funnel, page, surface, deps.brands);
+      if (ctas.length > 0) {
+        findings.push({
+          flag: FLAGS.offsiteCta,
+          detail: `${page.host} is a tenant of a shared platform (${surface.provider ?? surface.suffix}) and its call to action "${ctas[0]!.text}" sends visitors to ${ctas[0]!.registrable_domain}.`,
+          evidence: { ctas, surface },
+        });
+      }
+
+      const lures = assessLures({
+        view,
+        funnel,
+        offsiteCtas: ctas,
+        brandOwned: Boolean(brandOwning(page, deps.brands)),
+      });
+      const credentialWords = funnel.kinds.join(', ') || 'an off-site sign-in';
+      if (lures.documentShare.fires) {
+        findings.push({
+          flag: FLAGS.documentShare,
+          detail: `Document-share wording (${quoted(lures.documentShare.phrases)}) leads to credential collection (${ctas.length > 0 ? `off-site at ${ctas[0]!.registrable_domain}` : credentialWords}).`,
+          evidence: { phrases: lures.documentShare.phrases, credential_kinds: funnel.kinds },
+        });
+      }
+      if (lures.parcel.fires) {
+        findings.push({
+          flag: FLAGS.parcel,
+          detail: `Parcel or delivery wording (${quoted(lures.parcel.phrases)}) with a form asking for ${credentialWords}.`,
+          evidence: { phrases: lures.parcel.phrases, credential_kinds: funnel.kinds },
+        });
+      }
+      if (lures.streaming.fires) {
+        findings.push({
+          flag: FLAGS.streaming,
+          detail: `Streaming or subscription wording (${quoted(lures.streaming.phrases)}) with a form asking for ${credentialWords}.`,
+          evidence: {
+            phrases: lures.streaming.phrases,
+            brands: lures.streaming.brandHits,
+            credential_kinds: funnel.kinds,
+          },
+        });
+      }
+      if (lures.marketplace.fires) {
+        findings.push({
+          flag: FLAGS.marketplace,
+          detail: `Order, account or payment wording (${quoted(lures.marketplace.phrases)}) with a form asking for ${credentialWords}.`,
+          evidence: {
+            phrases: lures.marketplace.phrases,
+            brands: lures.marketplace.brandHits,
+            paths: lures.marketplace.pathHits,
+            credential_kinds: funnel.kinds,
+          },
+        });
+      }
+
+      return {
+        findings,
+        data: {
+          'content.data': {
+            page_source: view.source,
+            document_share_lure_phrases: lures.documentShare.phrases,
+            offsite_credential_ctas: ctas,
+            offsite_cta_page_surface: surface,
+            analysis_evasion_gate: { status: gate.status, visible_text: gate.visible_text, behaviors: gate.behaviors },
+            scanner_block_vendor_challenge: challenge ?? null,
+            visible_text_length: view.visibleText.length,
+            parcel_shipping_lure_phrases: lures.parcel.phrases,
+            streaming_clone_lure_phrases: lures.streaming.phrases,
+            streaming_clone_brand_hits: lures.streaming.brandHits,
+            marketplace_brand_lure_phrases: lures.marketplace.phrases,
+            marketplace_brand_hits: lures.marketplace.brandHits,
+            marketplace_brand_path_hits: lures.marketplace.pathHits,
+            credential_fields: funnel.kinds,
+          },
+        },
+      };
+    },
+  }),
+});

@@ -1,0 +1,61 @@
+import Router from '@koa/router';
+import type { Preflight } from '../../core/app.ts';
+import { Knex } from '../../core/db/knex-token.ts';
+import { ScanService } from '../../core/scan/scan-service.ts';
+import { principalOf } from '../call-context.ts';
+import { notFound } from '../errors.ts';
+import { requireKey } from '../middleware/auth.ts';
+import { parseScanRequest } from '../requests/scan.ts';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** The scanner's synchronous surface: POST /v1/scan, evidence packs and screenshots. */
+export function scannerRoutes(app: Preflight): Router {
+  const knex = app.container.resolve(Knex);
+  const scans = app.container.resolve(ScanService);
+  const router = new Router();
+  const auth = requireKey(knex, ['admin', 'agent']);
+
+  router.post('/v1/scan', auth, async (ctx) => {
+    const { target, force_scan } = parseScanRequest(ctx.request.body);
+    const { workspace } = principalOf(ctx);
+    ctx.body = await scans.scan(
+      target,
+      { force_scan },
+      {
+        workspaceId: workspace.id,
+        plan: workspace.plan,
+        campaignTaggingEnabled: workspace.campaignTaggingEnabled,
+        actor: ctx.state.actor as string | null,
+        requestId: ctx.state.requestId as string,
+      },
+    );
+  });
+
+  // Served byte for byte as stored: the sha256 in the scan result is over exactly this body.
+  router.get('/evidencepacks/:id', auth, async (ctx) => {
+    const id = ctx.params.id ?? '';
+    if (!UUID.test(id)) throw notFound('No such evidence pack');
+    const row = await knex('evidence_packs')
+      .where({ id, workspace_id: principalOf(ctx).workspace.id })
+      .first('canonical', 'sha256');
+    if (!row) throw notFound('No such evidence pack');
+    ctx.type = 'application/json';
+    ctx.set('X-Content-SHA256', row.sha256);
+    ctx.body = row.canonical;
+  });
+
+  router.get('/screenshots/:file', auth, async (ctx) => {
+    const id = (ctx.params.file ?? '').replace(/\.png$/, '');
+    if (!UUID.test(id)) throw notFound('No such screenshot');
+    const row = await knex('scan_screenshots')
+      .where({ id, workspace_id: principalOf(ctx).workspace.id })
+      .first('png', 'sha256');
+    if (!row) throw notFound('No such screenshot');
+    ctx.type = 'image/png';
+    ctx.set('X-Content-SHA256', row.sha256);
+    ctx.body = row.png;
+  });
+
+  return router;
+}
