@@ -37,6 +37,7 @@ import { parseCheckContentRequest } from '../server/requests/check-content.ts';
 import { parseGuardrailRequest } from '../server/requests/guardrail.ts';
 import { scanTargetOf } from '../server/requests/scan.ts';
 import { compileBody } from '../server/requests/validation.ts';
+import { runBulk } from './bulk.ts';
 import { runJsonl } from './jsonl.ts';
 
 const parsePolicyPatch = compileBody<PolicyPatch>(policyPatchSchema);
@@ -104,8 +105,20 @@ program
   .command('update')
   .argument('<name>')
   .option('--agent-checks <on|off>', 'turn the /agent/* endpoints on or off', onOff)
-  .action(async (name: string, opts: { agentChecks?: boolean }) => {
-    const patch = opts.agentChecks === undefined ? {} : { agent_checks_enabled: opts.agentChecks };
+  .option('--plan <plan>', 'plan from rules/plans.json (quotas and rate limits)')
+  .option('--campaign-tagging <on|off>', 'merge autonomous campaign flags into scores (off: shadow mode)', onOff)
+  .action(async (name: string, opts: { agentChecks?: boolean; plan?: string; campaignTagging?: boolean }) => {
+    if (opts.plan !== undefined) {
+      const { plans } = loadRuleset(loadConfig().rulesDir, pluginCatalog());
+      if (!plans.plans[opts.plan]) {
+        throw new InvalidArgumentError(`unknown plan ${opts.plan} (known: ${Object.keys(plans.plans).join(', ')})`);
+      }
+    }
+    const patch = {
+      ...(opts.agentChecks === undefined ? {} : { agent_checks_enabled: opts.agentChecks }),
+      ...(opts.plan === undefined ? {} : { plan: opts.plan }),
+      ...(opts.campaignTagging === undefined ? {} : { campaign_tagging_enabled: opts.campaignTagging }),
+    };
     if (Object.keys(patch).length === 0) throw new InvalidArgumentError('nothing to update');
     const ok = await withDatabase((db) => updateWorkspace(db.knex, name, patch));
     if (!ok) {
@@ -155,6 +168,25 @@ program
     } finally {
       await app.close();
     }
+  });
+
+program
+  .command('bulk')
+  .description('submit a list of domains to a running service and follow the jobs to a results table')
+  .argument('<file>', 'one domain or URL per line')
+  .option('--url <base_url>', 'service base URL', process.env.PREFLIGHT_URL ?? 'http://127.0.0.1:8080')
+  .option('--key <api_key>', 'API key (default PREFLIGHT_API_KEY; none = anonymous)', process.env.PREFLIGHT_API_KEY)
+  .option('--force', 'force fresh scans (needs a plan that allows them)', false)
+  .option('--timeout <seconds>', 'stop following after this long', (v) => Number.parseInt(v, 10), 600)
+  .option('--batch <n>', "domains per request (the service's BULK_SCAN_LIMIT)", (v) => Number.parseInt(v, 10), 50)
+  .action(async (file: string, opts: { url: string; key?: string; force: boolean; timeout: number; batch: number }) => {
+    process.exitCode = await runBulk(file, {
+      url: opts.url.replace(/\/$/, ''),
+      key: opts.key,
+      force: opts.force,
+      timeoutSeconds: opts.timeout,
+      batch: opts.batch,
+    });
   });
 
 program

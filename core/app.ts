@@ -16,6 +16,7 @@ import { Knex } from './db/knex-token.ts';
 import { DecisionEngines } from './decisions/decision-engines.ts';
 import { DetectorSet } from './pipeline/run-detectors.ts';
 import { PluginCatalog } from './plugins/registry.ts';
+import { PdfRenderer } from './reports/pdf-renderer.ts';
 import { ReputationService } from './reputation/reputation-service.ts';
 import { loadRuleset, Ruleset } from './rules/ruleset.ts';
 import { ScanHistory } from './scan/evidence.ts';
@@ -70,6 +71,9 @@ export async function createPreflight(config: AppConfig, opts: { db?: Database }
   // Chromium when installed (the browser goes through the same SSRF guard as the clients), else degraded captures.
   const browser = createBrowserCapturer({ sources: sourcesConfig });
   container.registerInstance(BrowserCapturer, browser);
+  // Reports render in their own Chromium (JavaScript and network off), launched on the first report.
+  const reports = new PdfRenderer();
+  container.registerInstance(PdfRenderer, reports);
   container.registerSingleton(PostgresScanHistory);
   container.register(ScanHistory, { useFactory: (c) => c.resolve(PostgresScanHistory) });
   container.registerInstance(DetectorSet, new DetectorSet(catalog, container));
@@ -89,6 +93,7 @@ export async function createPreflight(config: AppConfig, opts: { db?: Database }
     sources,
     async close() {
       await browser.close();
+      await reports.close();
       await sources.close();
       await lab?.close();
       if (!opts.db) await db.close();

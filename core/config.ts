@@ -16,6 +16,13 @@ export interface AppConfig {
   /** How long a decision may be cached by the caller; the spec's longest documented value is 300 s. */
   decisionTtlSeconds: number;
   logRequests: boolean;
+  /** Full scan payloads are kept this long before retention may compact superseded rows. */
+  evidenceWindowHours: number;
+  /** Domains per POST /scan/bulk. */
+  bulkScanLimit: number;
+  /** `inprocess` (default): the service runs a worker; `off`: run `npm run worker` processes instead. */
+  worker: 'inprocess' | 'off';
+  workerConcurrency: number;
   /** How long a workspace's scan result of a target is served from cache (force_scan bypasses it). */
   scanCacheSeconds: number;
   /** PREFLIGHT_LAB: a lab sites folder; the service then starts its own lab and points every source at it. */
@@ -51,6 +58,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     bodyLimitBytes: intFromEnv(env, 'PREFLIGHT_BODY_LIMIT_BYTES', 2 * 1024 * 1024, 1024, 64 * 1024 * 1024),
     decisionTtlSeconds: intFromEnv(env, 'PREFLIGHT_DECISION_TTL_SECONDS', 300, 1, 300),
     logRequests: env.PREFLIGHT_LOG_REQUESTS !== '0' && env.NODE_ENV !== 'test',
+    evidenceWindowHours: intFromEnv(env, 'PREFLIGHT_EVIDENCE_WINDOW_HOURS', 72, 1, 24 * 365),
+    bulkScanLimit: intFromEnv(env, 'BULK_SCAN_LIMIT', 50, 1, 10_000),
+    worker: env.PREFLIGHT_WORKER === 'off' ? 'off' : 'inprocess',
+    workerConcurrency: intFromEnv(env, 'PREFLIGHT_WORKER_CONCURRENCY', 2, 1, 64),
     scanCacheSeconds: intFromEnv(env, 'PREFLIGHT_SCAN_CACHE_SECONDS', 3600, 0, 30 * 86400),
     labSitesDir: env.PREFLIGHT_LAB ? path.resolve(process.cwd(), env.PREFLIGHT_LAB) : undefined,
     sources: {

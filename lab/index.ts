@@ -96,6 +96,7 @@ export async function startLab(options: LabOptions): Promise<Lab> {
   };
   const apiEndpoints = [apis.rdap, apis.ct, apis.history, apis.hostintel];
 
+  let closing: Promise<void> | undefined;
   return {
     endpoints,
     caPem: pki.rootPem,
@@ -115,8 +116,10 @@ export async function startLab(options: LabOptions): Promise<Lab> {
     }),
     startupMs: performance.now() - started,
     startupPhasesMs: { keysAndSites: keysAndSitesMs, certificates: certificatesMs },
-    close: async () => {
-      await Promise.all([dns.close(), web.close(), apis.close()]);
+    // Idempotent: the lab may be closed by a test that stops it early and again by its owner.
+    close: () => {
+      closing ??= Promise.all([dns.close(), web.close(), apis.close()]).then(() => undefined);
+      return closing;
     },
   };
 }

@@ -1,11 +1,14 @@
 import { bodyParser } from '@koa/bodyparser';
 import Koa from 'koa';
 import type { Preflight } from '../core/app.ts';
+import { PdfRenderer } from '../core/reports/pdf-renderer.ts';
 import { HttpError } from './errors.ts';
 import { errorHandler } from './middleware/error-handler.ts';
 import { requestId } from './middleware/request-id.ts';
 import { agentRoutes } from './routes/agent.ts';
+import { jobRoutes } from './routes/jobs.ts';
 import { publicRoutes } from './routes/public.ts';
+import { reportRoutes } from './routes/reports.ts';
 import { scannerRoutes } from './routes/scanner.ts';
 
 export function createHttpApp(app: Preflight): Koa {
@@ -36,7 +39,14 @@ export function createHttpApp(app: Preflight): Koa {
       },
     }),
   );
-  for (const router of [publicRoutes(app), agentRoutes(app), scannerRoutes(app)]) {
+  const routers = [
+    publicRoutes(app),
+    agentRoutes(app),
+    scannerRoutes(app),
+    jobRoutes(app),
+    reportRoutes(app, app.container.resolve(PdfRenderer)),
+  ];
+  for (const router of routers) {
     koa.use(router.routes());
     koa.use(router.allowedMethods());
   }

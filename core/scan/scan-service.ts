@@ -106,8 +106,12 @@ export class ScanService {
       if (options.force_scan) await consumeQuota(this.knex, caller.workspaceId, 'force_scan', forceQuota!);
       await consumeQuota(this.knex, caller.workspaceId, 'scan', limits.scan_quota_daily);
     }
-    const evidence = await this.collector.collect(target, { browser: options.browser ?? true });
-    return this.evaluate(evidence, options, caller);
+    const evidence = await this.collect(target, options);
+    return this.record(evidence, options, caller);
+  }
+
+  collect(target: Target, options: { browser?: boolean; signal?: AbortSignal }): Promise<ScanEvidence> {
+    return this.collector.collect(target, { browser: options.browser ?? true, signal: options.signal });
   }
 
   private async cached(target: Target, workspaceId: string | null): Promise<ScanResult | undefined> {
@@ -122,11 +126,8 @@ export class ScanService {
     return row ? { ...(row.result as ScanResult), cached: true } : undefined;
   }
 
-  private async evaluate(
-    evidence: ScanEvidence,
-    options: { force_scan: boolean },
-    caller: ScanCaller,
-  ): Promise<ScanResult> {
+  /** Detect, score and store a scan from gathered evidence (jobs look at the evidence first, then call this). */
+  async record(evidence: ScanEvidence, options: { force_scan: boolean }, caller: ScanCaller): Promise<ScanResult> {
     const { target } = evidence;
     const detection = await detectScan(this.detectors, this.ruleset.composites, evidence);
     const campaignRun = detection.runs.find((r) => r.pluginId === 'campaign');

@@ -40,3 +40,15 @@ export async function requireAgentChecks(ctx: Context, next: Next) {
   }
   await next();
 }
+
+/**
+ * Scanner routes anonymous callers may use: a presented key must be valid (401 otherwise), but no key at all
+ * means an anonymous call (`ctx.state.principal` stays undefined) at the anonymous limits.
+ */
+export function optionalKey(knex: Knex) {
+  const required = requireKey(knex, ['admin', 'agent']);
+  return async (ctx: Context, next: Next) => {
+    if (presentedKey(ctx) === undefined) return next();
+    return required(ctx, next);
+  };
+}

@@ -2,9 +2,11 @@ import Router from '@koa/router';
 import type { Preflight } from '../../core/app.ts';
 import { Knex } from '../../core/db/knex-token.ts';
 import { ScanService } from '../../core/scan/scan-service.ts';
+import type { Principal } from '../../core/workspaces/api-keys.ts';
 import { principalOf } from '../call-context.ts';
 import { notFound } from '../errors.ts';
-import { requireKey } from '../middleware/auth.ts';
+import { optionalKey, requireKey } from '../middleware/auth.ts';
+import { routeLimiter } from '../middleware/rate-limit.ts';
 import { parseScanRequest } from '../requests/scan.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -15,17 +17,19 @@ export function scannerRoutes(app: Preflight): Router {
   const scans = app.container.resolve(ScanService);
   const router = new Router();
   const auth = requireKey(knex, ['admin', 'agent']);
+  const limited = routeLimiter(app);
 
-  router.post('/v1/scan', auth, async (ctx) => {
+  // Anonymous callers may scan (at the anonymous rate limit); their results are not stored under any workspace.
+  router.post('/v1/scan', optionalKey(knex), limited('scan'), async (ctx) => {
     const { target, force_scan } = parseScanRequest(ctx.request.body);
-    const { workspace } = principalOf(ctx);
+    const workspace = (ctx.state.principal as Principal | undefined)?.workspace;
     ctx.body = await scans.scan(
       target,
       { force_scan },
       {
-        workspaceId: workspace.id,
-        plan: workspace.plan,
-        campaignTaggingEnabled: workspace.campaignTaggingEnabled,
+        workspaceId: workspace?.id ?? null,
+        plan: workspace?.plan,
+        campaignTaggingEnabled: workspace?.campaignTaggingEnabled ?? false,
         actor: ctx.state.actor as string | null,
         requestId: ctx.state.requestId as string,
       },
@@ -33,7 +37,7 @@ export function scannerRoutes(app: Preflight): Router {
   });
 
   // Served byte for byte as stored: the sha256 in the scan result is over exactly this body.
-  router.get('/evidencepacks/:id', auth, async (ctx) => {
+  router.get('/evidencepacks/:id', auth, limited('evidencepack_read'), async (ctx) => {
     const id = ctx.params.id ?? '';
     if (!UUID.test(id)) throw notFound('No such evidence pack');
     const row = await knex('evidence_packs')
@@ -45,7 +49,7 @@ export function scannerRoutes(app: Preflight): Router {
     ctx.body = row.canonical;
   });
 
-  router.get('/screenshots/:file', auth, async (ctx) => {
+  router.get('/screenshots/:file', auth, limited('screenshot_read'), async (ctx) => {
     const id = (ctx.params.file ?? '').replace(/\.png$/, '');
     if (!UUID.test(id)) throw notFound('No such screenshot');
     const row = await knex('scan_screenshots')

@@ -1,0 +1,228 @@
+import Router from '@koa/router';
+import type { Context } from 'koa';
+import type { Preflight } from '../../core/app.ts';
+import { Knex } from '../../core/db/knex-token.ts';
+import {
+  type CreatedJob,
+  enqueueScanJobs,
+  JOB_STATUSES,
+  type JobReader,
+  type JobStatus,
+  jobView,
+  listJobs,
+  type NewJob,
+  readJob,
+} from '../../core/jobs/scan-jobs.ts';
+import { Ruleset } from '../../core/rules/ruleset.ts';
+import type { Principal } from '../../core/workspaces/api-keys.ts';
+import { consumeQuota, ForceScanDisabled, limitsFor, QuotaExhausted } from '../../core/workspaces/quotas.ts';
+import { badRequest, HttpError, notFound } from '../errors.ts';
+import { optionalKey, requireKey } from '../middleware/auth.ts';
+import { routeLimiter } from '../middleware/rate-limit.ts';
+import { parseScanRequest, scanTargetOf } from '../requests/scan.ts';
+import { compileBody } from '../requests/validation.ts';
+
+const bulkSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: { domains: { type: 'array' }, force_scan: { type: 'boolean' } },
+} as const;
+const parseBulk = compileBody<{ domains?: unknown[]; force_scan?: boolean }>(bulkSchema);
+
+function principal(ctx: Context): Principal | undefined {
+  return ctx.state.principal as Principal | undefined;
+}
+
+/** A job is read by its workspace's keys, or anonymously with the token its creation returned. */
+function readerOf(ctx: Context): JobReader {
+  const p = principal(ctx);
+  if (p?.workspace) return { workspaceId: p.workspace.id };
+  const token = ctx.get('X-Scan-Token');
+  if (!token)
+    throw new HttpError(401, 'unauthorized', 'Send an API key, or the X-Scan-Token returned with an anonymous job');
+  return { accessToken: token };
+}
+
+function jobId(ctx: Context): number {
+  const raw = ctx.params.id ?? '';
+  if (!/^[0-9]{1,18}$/.test(raw)) throw notFound('No such job');
+  return Number(raw);
+}
+
+export function jobRoutes(app: Preflight): Router {
+  const knex = app.container.resolve(Knex);
+  const ruleset = app.container.resolve(Ruleset);
+  const limit = app.config.bulkScanLimit;
+  const router = new Router();
+  const maybeKey = optionalKey(knex);
+  const limited = routeLimiter(app);
+
+  /**
+   * Quotas are spent when a job is accepted, not when it runs: a caller learns at once (402/429) and a queue
+   * backlog can never overspend a plan. Cached answers (bulk, no force) spend nothing.
+   */
+  async function admit(
+    trx: import('knex').Knex.Transaction,
+    ctx: Context,
+    targets: { domain: string; targetUrl: string }[],
+    forceScan: boolean,
+  ): Promise<{ jobs: NewJob[]; refused: { input: string; error: string }[] }> {
+    const p = principal(ctx)?.workspace;
+    const limits = p ? limitsFor(ruleset.plans, p.plan) : ruleset.plans.anonymous;
+    if (forceScan && (limits.force_scan_quota_daily === null || limits.force_scan_quota_daily === undefined)) {
+      throw new ForceScanDisabled(p?.plan ?? 'anonymous');
+    }
+    const jobs: NewJob[] = [];
+    const refused: { input: string; error: string }[] = [];
+    for (const t of targets) {
+      const base: NewJob = {
+        workspaceId: p?.id ?? null,
+        domain: t.domain,
+        targetUrl: t.targetUrl,
+        forceScan,
+        actor: ctx.state.actor as string | null,
+      };
+      if (!p) {
+        jobs.push(base);
+        continue;
+      }
+      if (!forceScan) {
+        const cached = await knex('scans')
+          .where({ workspace_id: p.id, target_url: t.targetUrl, compacted: false })
+          .where('created_at', '>', knex.raw(`now() - interval '1 second' * ?`, [app.config.scanCacheSeconds]))
+          .orderBy('id', 'desc')
+          .first('id', 'domain', 'score', 'risk_level', 'flags');
+        if (cached) {
+          const { id, ...result } = cached;
+          jobs.push({ ...base, cached: { scanId: Number(id), result } });
+          continue;
+        }
+      }
+      try {
+        if (forceScan) await consumeQuota(trx, p.id, 'force_scan', limits.force_scan_quota_daily!);
+        await consumeQuota(trx, p.id, 'scan', limits.scan_quota_daily);
+        jobs.push(base);
+      } catch (err) {
+        if (!(err instanceof QuotaExhausted)) throw err;
+        refused.push({ input: t.domain, error: 'quota_exceeded' });
+      }
+    }
+    return { jobs, refused };
+  }
+
+  router.post('/scan_async', maybeKey, limited('scan_async'), async (ctx) => {
+    const { target, force_scan } = parseScanRequest(ctx.request.body);
+    const created = await knex.transaction(async (trx) => {
+      const { jobs, refused } = await admit(
+        trx,
+        ctx,
+        [{ domain: target.host, targetUrl: target.url.href }],
+        force_scan,
+      );
+      if (refused.length > 0)
+        throw new QuotaExhausted('scan', limitsFor(ruleset.plans, principal(ctx)?.workspace?.plan).scan_quota_daily);
+      // A single async scan always runs: the caller asked for a job, not a cache lookup.
+      return enqueueScanJobs(
+        trx,
+        jobs.map(({ cached: _c, ...j }) => j),
+      );
+    });
+    const job = created[0] as CreatedJob;
+    ctx.status = 202;
+    ctx.body = {
+      scan_id: job.scan_id,
+      status: 'queued',
+      ...(job.access_token ? { access_token: job.access_token } : {}),
+    };
+  });
+
+  router.post('/scan/bulk', maybeKey, limited('scan_bulk'), async (ctx) => {
+    const body = parseBulk(ctx.request.body);
+    if (!body.domains || body.domains.length === 0)
+      throw badRequest('domains is required: a non-empty array of domains');
+    const errors: { input: unknown; error: string }[] = [];
+    const targets: { domain: string; targetUrl: string }[] = [];
+    const seen = new Set<string>();
+    let duplicates = 0;
+    for (const [i, input] of body.domains.entries()) {
+      if (i >= limit) {
+        errors.push({ input, error: `over_bulk_limit: at most ${limit} domains per call` });
+        continue;
+      }
+      if (typeof input !== 'string' || input.trim() === '') {
+        errors.push({ input, error: 'invalid_domain: expected a non-empty string' });
+        continue;
+      }
+      let target: ReturnType<typeof scanTargetOf>;
+      try {
+        target = scanTargetOf(input);
+      } catch (err) {
+        errors.push({ input, error: `invalid_domain: ${(err as Error).message.replace(/^invalid domain: /, '')}` });
+        continue;
+      }
+      if (seen.has(target.url.href)) {
+        duplicates++;
+        errors.push({ input, error: 'duplicate_in_request' });
+        continue;
+      }
+      seen.add(target.url.href);
+      targets.push({ domain: target.host, targetUrl: target.url.href });
+    }
+    const created = await knex.transaction(async (trx) => {
+      const { jobs, refused } = await admit(trx, ctx, targets, body.force_scan ?? false);
+      errors.push(...refused);
+      return enqueueScanJobs(trx, jobs);
+    });
+    ctx.status = 202;
+    ctx.body = {
+      jobs: created,
+      errors,
+      summary: { accepted: created.length, rejected: errors.length, duplicates, limit },
+    };
+  });
+
+  router.get('/scan/jobs', requireKey(knex, ['admin', 'agent']), limited('job_list'), async (ctx) => {
+    const q = ctx.query;
+    const one = (name: string) => {
+      const v = q[name];
+      if (Array.isArray(v)) throw badRequest(`${name} may be given once`);
+      return v;
+    };
+    const rawLimit = one('limit');
+    const lim = rawLimit === undefined ? 25 : Number(rawLimit);
+    if (!Number.isInteger(lim) || lim < 1 || lim > 200) throw badRequest('limit must be an integer from 1 to 200');
+    const rawStatus = one('status');
+    let statuses: JobStatus[] | undefined;
+    if (rawStatus !== undefined) {
+      statuses = rawStatus.split(',').map((s) => s.trim()) as JobStatus[];
+      const bad = statuses.filter((s) => !(JOB_STATUSES as readonly string[]).includes(s));
+      if (bad.length > 0) throw badRequest(`status must be a comma-separated subset of ${JOB_STATUSES.join(', ')}`);
+    }
+    const rawForce = one('force_scan');
+    if (rawForce !== undefined && rawForce !== 'true' && rawForce !== 'false') {
+      throw badRequest('force_scan must be true or false');
+    }
+    const rawDomain = one('domain');
+    const domain = rawDomain === undefined ? undefined : scanTargetOf(rawDomain).host;
+    for (const key of Object.keys(q)) {
+      if (!['limit', 'status', 'domain', 'force_scan'].includes(key)) throw badRequest(`unsupported parameter ${key}`);
+    }
+    ctx.body = await listJobs(knex, (principal(ctx) as Principal).workspace!.id, {
+      limit: lim,
+      statuses,
+      domain,
+      forceScan: rawForce === undefined ? undefined : rawForce === 'true',
+    });
+  });
+
+  const readOne = async (ctx: Context) => {
+    const row = await readJob(knex, jobId(ctx), readerOf(ctx));
+    if (!row) throw notFound('No such job');
+    ctx.body = jobView(row);
+  };
+  router.get('/scan/jobs/:id', maybeKey, limited('job_read'), readOne);
+  // Both paths read the same record and share one budget, so alternating them gains nothing.
+  router.get('/scan_status/:id', maybeKey, limited('job_read'), readOne);
+
+  return router;
+}
