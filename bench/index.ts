@@ -1,6 +1,6 @@
 // npm run bench: every figure is reported next to a baseline measured in the same run on the same machine.
 import 'reflect-metadata';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { bodyParser } from '@koa/bodyparser';
@@ -9,12 +9,14 @@ import { DEFAULT_POLICY } from '../core/agent-policy/workspace-policy.ts';
 import { createPreflight } from '../core/app.ts';
 import { AgentChecks } from '../core/checks/agent-checks.ts';
 import { ContentCheck } from '../core/checks/content-check.ts';
-import { loadConfig } from '../core/config.ts';
+import { loadConfig, ROOT_DIR } from '../core/config.ts';
 import { openEmbeddedDatabase } from '../core/db/embedded-postgres.ts';
 import { Knex } from '../core/db/knex-token.ts';
+import { ScanService } from '../core/scan/scan-service.ts';
 import { createApiKey } from '../core/workspaces/api-keys.ts';
 import { screenText } from '../plugins/prompt-injection/screen.ts';
 import { createHttpApp } from '../server/http-app.ts';
+import { scanTargetOf } from '../server/requests/scan.ts';
 import { fmt, listen, load, percentile } from './support.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -180,7 +182,64 @@ async function main(): Promise<void> {
       `| ${label} | ${fmt(screen.opsPerSec, 0)} | ${fmt((screen.opsPerSec * bytes) / 1e6, 1)} | ${fmt(1000 / fullMs, 0)} | ${fmt(fullMs, 3)} |`,
     );
   }
+  // 4. Bulk of 50: enqueue latency (job rows + queue entries in one transaction), next to a bare Koa handler's
+  // latency for the same body measured just now.
+  await app.db.knex('workspaces').where({ name: 'bench' }).update({ plan: 'enterprise' });
+  const bulkBody = JSON.stringify({ domains: Array.from({ length: 50 }, (_, i) => `b${i}.bulk-bench.example`) });
+  const bulkTimes: number[] = [];
+  const bareTimes: number[] = [];
+  for (let i = 0; i < 40; i++) {
+    let started = performance.now();
+    const res = await fetch(`${serviceUrl}/scan/bulk`, {
+      method: 'POST',
+      headers: { authorization: `Api-Key ${key}`, 'content-type': 'application/json' },
+      body: bulkBody,
+    });
+    if (res.status !== 202) throw new Error(`bulk: ${res.status} ${await res.text()}`);
+    bulkTimes.push(performance.now() - started);
+    started = performance.now();
+    await (
+      await fetch(bareUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: bulkBody })
+    ).text();
+    bareTimes.push(performance.now() - started);
+  }
+  bulkTimes.sort((a, b) => a - b);
+  bareTimes.sort((a, b) => a - b);
+  console.log('## POST /scan/bulk with 50 domains (enqueue only)\n');
+  console.log('| | p50 ms | p99 ms |');
+  console.log('|---|---|---|');
+  console.log(`| bare Koa, same body | ${fmt(percentile(bareTimes, 50), 2)} | ${fmt(percentile(bareTimes, 99), 2)} |`);
+  console.log(`| bulk of 50 | ${fmt(percentile(bulkTimes, 50), 2)} | ${fmt(percentile(bulkTimes, 99), 2)} |`);
+  console.log(`\nratio bulk p50 / bare p50: ${fmt(percentile(bulkTimes, 50) / percentile(bareTimes, 50), 1)}×\n`);
   await app.close();
+
+  // 5. Lab scans, one worker (sequential): the full scan next to evidence collection alone, without and with Chromium.
+  const sites = path.join(ROOT_DIR, '..', 'shared', 'eval', 'phishing', 'sites');
+  // Source caches off: every scan pays for its lookups, so the two columns compare like with like.
+  const labApp = await createPreflight({
+    ...config,
+    labSitesDir: sites,
+    sources: { ...config.sources, cacheTtlMs: 0 },
+  });
+  const scans = labApp.container.resolve(ScanService);
+  const hosts = readdirSync(sites).sort();
+  console.log(`## Lab scans, one worker, ${hosts.length} shared sites (sequential)\n`);
+  console.log('| mode | evidence only, scans/s | full scan, scans/s | full / evidence time | ms per full scan |');
+  console.log('|---|---|---|---|---|');
+  for (const browser of [false, true]) {
+    const caller = { workspaceId: null, campaignTaggingEnabled: false, actor: 'bench', requestId: 'bench' };
+    await scans.collect(scanTargetOf(hosts[0]!), { browser }); // warm up (browser launch)
+    let started = performance.now();
+    for (const h of hosts) await scans.collect(scanTargetOf(h), { browser });
+    const evidenceMs = performance.now() - started;
+    started = performance.now();
+    for (const h of hosts) await scans.scan(scanTargetOf(h), { force_scan: true, browser, unmetered: true }, caller);
+    const fullMs = performance.now() - started;
+    console.log(
+      `| ${browser ? 'with Chromium' : 'without browser'} | ${fmt((hosts.length * 1000) / evidenceMs, 2)} | ${fmt((hosts.length * 1000) / fullMs, 2)} | ${fmt(fullMs / evidenceMs, 2)} | ${fmt(fullMs / hosts.length, 0)} |`,
+    );
+  }
+  await labApp.close();
   await embedded?.stop();
   process.exit(0);
 }

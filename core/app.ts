@@ -64,9 +64,10 @@ export async function createPreflight(config: AppConfig, opts: { db?: Database }
   container.registerInstance(DecisionEngines, new DecisionEngines(ruleset));
   container.registerInstance(AuditWriter, new AuditWriter(db.knex));
   // Evidence sources are registered before detectors are created, since detectors resolve them as deps.
+  const cache = config.sources.cacheTtlMs === undefined ? {} : { cacheTtlMs: config.sources.cacheTtlMs };
   const sourcesConfig = lab
-    ? lab.sourcesConfig()
-    : { dnsServers: config.sources.dnsServers, hostIntelKey: config.sources.hostIntelKey };
+    ? lab.sourcesConfig(cache)
+    : { dnsServers: config.sources.dnsServers, hostIntelKey: config.sources.hostIntelKey, ...cache };
   const sources = registerSources(container, sourcesConfig);
   // Chromium when installed (the browser goes through the same SSRF guard as the clients), else degraded captures.
   const browser = createBrowserCapturer({ sources: sourcesConfig });

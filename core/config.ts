@@ -31,6 +31,8 @@ export interface AppConfig {
   sources: {
     dnsServers: string[];
     hostIntelKey?: string;
+    /** How long source answers are cached in memory (0 turns caching off, e.g. for benchmarks). */
+    cacheTtlMs?: number;
   };
 }
 
@@ -70,6 +72,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
         .map((s) => s.trim())
         .filter(Boolean),
       hostIntelKey: env.PREFLIGHT_HOSTINTEL_KEY || undefined,
+      cacheTtlMs: env.PREFLIGHT_SOURCE_CACHE_MS
+        ? intFromEnv(env, 'PREFLIGHT_SOURCE_CACHE_MS', 0, 0, 86_400_000)
+        : undefined,
     },
   };
 }
