@@ -39,6 +39,7 @@ export async function runBulk(file: string, opts: BulkOptions): Promise<number> 
       headers,
       body: body === undefined ? undefined : JSON.stringify(body),
     });
+    // biome-ignore lint/suspicious/noExplicitAny: the service's JSON, read for a handful of known fields.
     const json = (await res.json()) as Record<string, any>;
     if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${json.error ?? ''} ${json.message ?? ''}`.trim());
     return json;

@@ -87,6 +87,7 @@ export async function compactOldScans(knex: Knex, evidenceWindowHours: number): 
 }
 
 /** What survives compaction. */
+// biome-ignore lint/suspicious/noExplicitAny: stored results of any version are read defensively, field by field.
 export function leanPayload(result: Record<string, any>): Record<string, unknown> {
   const d = result.detailed_results ?? {};
   return {

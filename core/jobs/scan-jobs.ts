@@ -95,25 +95,37 @@ export async function readJob(knex: Knex, id: number, reader: JobReader) {
   return q.first();
 }
 
+/** A scan_jobs row as the views read it. */
+export interface ScanJobRow {
+  id: string | number;
+  status: JobStatus;
+  result: JobSummary | null;
+  error: string | null;
+  domain: string;
+  force_scan: boolean;
+  queued_at: Date | string;
+  run_duration_ms: number | null;
+}
+
 /** The single-job view (spec: scan_id, status, and result on success or error on failure). */
-export function jobView(row: Record<string, any>) {
+export function jobView(row: ScanJobRow) {
   return {
     scan_id: Number(row.id),
     status: row.status as JobStatus,
-    ...(row.status === 'done' && row.result ? { result: row.result as JobSummary } : {}),
-    ...(row.status === 'failed' || row.status === 'dead_letter' ? { error: row.error as string } : {}),
+    ...(row.status === 'done' && row.result ? { result: row.result } : {}),
+    ...(row.status === 'failed' || row.status === 'dead_letter' ? { error: row.error ?? '' } : {}),
   };
 }
 
 /** The list view: adds domain, force_scan, queued_at, run_duration_ms; the result omits its domain. */
-export function jobListItem(row: Record<string, any>) {
+export function jobListItem(row: ScanJobRow) {
   const view = jobView(row);
   const { domain: _omitted, ...result } = (view.result ?? {}) as Partial<JobSummary>;
   return {
     scan_id: view.scan_id,
-    domain: row.domain as string,
+    domain: row.domain,
     status: view.status,
-    force_scan: row.force_scan as boolean,
+    force_scan: row.force_scan,
     queued_at: new Date(row.queued_at).toISOString(),
     run_duration_ms: row.run_duration_ms === null ? null : Number(row.run_duration_ms),
     ...(view.result ? { result } : {}),

@@ -1,9 +1,6 @@
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { BrowserCapture } from '../../core/browser/browser-capture.ts';
-import { ROOT_DIR } from '../../core/config.ts';
 import type { ScanEvidence } from '../../core/scan/evidence.ts';
 import { parseTarget } from '../../core/url/target.ts';
 import { shippedCatalogs } from '../../test/support/catalogs.ts';
@@ -273,12 +270,8 @@ interface FixtureCase {
   name: string;
   input: { surface: 'scan'; site: string; path?: string };
 }
-const fixtures: {
-  invalid: (FixtureCase & { fires: string[] })[];
-  valid: (FixtureCase & { silent: string[] })[];
-} = JSON.parse(readFileSync(path.join(ROOT_DIR, 'plugins', 'content', 'fixtures.json'), 'utf8'));
 
-describe('content: fixtures through the lab and the evidence collector', () => {
+describe('content on the lab', () => {
   let lab: ScanLab;
   before(async () => {
     lab = await startScanLab();
@@ -301,18 +294,7 @@ describe('content: fixtures through the lab and the evidence collector', () => {
     return output;
   }
 
-  for (const c of fixtures.invalid) {
-    it(`fires ${c.fires.join(', ')}: ${c.name}`, async () => {
-      const fired = (await scan(c)).findings.map((f) => f.flag);
-      for (const flag of c.fires) assert.ok(fired.includes(flag), `${flag} did not fire; got [${fired.join(', ')}]`);
-    });
-  }
-  for (const c of fixtures.valid) {
-    it(`stays silent on ${c.silent.length === ALL_FLAGS.length ? 'every content flag' : c.silent.join(', ')}: ${c.name}`, async () => {
-      const fired = (await scan(c)).findings.map((f) => f.flag);
-      for (const flag of c.silent) assert.ok(!fired.includes(flag), `${flag} fired on a near miss`);
-    });
-  }
+  // The fixture tables run in test/contract/plugins.test.ts, through the whole scan pipeline.
 
   it('fills content.data with the spec fields', async () => {
     const { data } = await scan({

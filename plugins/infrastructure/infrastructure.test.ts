@@ -11,8 +11,6 @@ import { classifyHostingIntel } from './hosting-intel.ts';
 import infrastructure from './index.ts';
 import { brandLures, credentialFormTermsIn, hasLure, lureSignals } from './lure-signals.ts';
 
-const cases = scanCases(new URL('./fixtures.json', import.meta.url));
-
 const { brands, hosting } = shippedCatalogs();
 const classify = (url: string) => classifyHosting(parseTarget(url), hosting);
 
@@ -114,6 +112,7 @@ describe('infrastructure plugin', () => {
   let rig: ScanRig;
   const detector = () =>
     infrastructure.create({ deps: { ...rig.catalogs, history: rig.history }, config: DEFAULT_INFRASTRUCTURE_CONFIG });
+  const cases = scanCases(new URL('./fixtures.json', import.meta.url));
   const scanCase = (site: string) => cases.invalid.find((c) => c.input.site === site)!;
   before(async () => {
     rig = await openScanRig();
@@ -139,25 +138,7 @@ describe('infrastructure plugin', () => {
     assert.deepEqual(out.findings, []);
   });
 
-  describe('scan fixtures (straight through the detector; composites need the pipeline)', () => {
-    const composite = Object.entries(infrastructure.meta.flags)
-      .filter(([, m]) => m.composite)
-      .map(([f]) => f);
-    for (const c of cases.invalid) {
-      const own = c.fires!.filter((f) => !composite.includes(f));
-      if (own.length === 0) continue;
-      it(`fires ${own.join(', ')}: ${c.name}`, async () => {
-        const { output } = await rig.run(c, detector());
-        for (const flag of own) assert.ok(fired(output, flag), `${flag} did not fire`);
-      });
-    }
-    for (const c of cases.valid) {
-      it(`stays silent on ${c.silent!.join(', ')}: ${c.name}`, async () => {
-        const { output } = await rig.run(c, detector());
-        for (const flag of c.silent!) assert.ok(!fired(output, flag), `${flag} fired`);
-      });
-    }
-  });
+  // The fixture tables run in test/contract/plugins.test.ts, through the whole scan pipeline (composites too).
 
   it('publishes the hosting classification and the normalized infrastructure record', async () => {
     const { output } = await rig.run(scanCase('vantor-billing-desk.com'), detector());

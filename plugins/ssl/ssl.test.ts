@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import type { ScanEvidence } from '../../core/scan/evidence.ts';
 import type { FetchedHop, FetchResult } from '../../core/sources/http-fetcher.ts';
@@ -127,19 +126,7 @@ describe('ssl on the lab', () => {
     return detector.detect({ surface: 'scan', url, target: evidence.target, evidence, signal });
   }
 
-  const fixtures = JSON.parse(readFileSync(new URL('./fixtures.json', import.meta.url), 'utf8'));
-  for (const c of fixtures.invalid) {
-    it(`fires ${c.fires.join(', ')}: ${c.name}`, async () => {
-      const fired = (await scan(c.input.site)).findings.map((f) => f.flag);
-      for (const flag of c.fires) assert.ok(fired.includes(flag), `${flag} did not fire; got ${fired.join(', ')}`);
-    });
-  }
-  for (const c of fixtures.valid) {
-    it(`stays silent on ${c.silent.join(', ')}: ${c.name}`, async () => {
-      const fired = (await scan(c.input.site)).findings.map((f) => f.flag);
-      for (const flag of c.silent) assert.ok(!fired.includes(flag), `${flag} fired on a near miss`);
-    });
-  }
+  // The fixture tables run in test/contract/plugins.test.ts, through the whole scan pipeline.
 
   it('reports the certificate and the host context, vendor fields included when queried', async () => {
     const { data } = await scan('parcel-redelivery-center.com');

@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import type { RdapDomain } from '../../core/sources/rdap-client.ts';
 import { type ScanLab, startScanLab } from '../../test/support/scan-lab.ts';
@@ -61,19 +60,7 @@ describe('whois on the lab', () => {
     return detector.detect({ surface: 'scan', url, target: evidence.target, evidence, signal });
   }
 
-  const fixtures = JSON.parse(readFileSync(new URL('./fixtures.json', import.meta.url), 'utf8'));
-  for (const c of fixtures.invalid) {
-    it(`fires ${c.fires.join(', ')}: ${c.name}`, async () => {
-      const fired = (await scan(c.input.site)).findings.map((f) => f.flag);
-      for (const flag of c.fires) assert.ok(fired.includes(flag), `${flag} did not fire; got ${fired.join(', ')}`);
-    });
-  }
-  for (const c of fixtures.valid) {
-    it(`stays silent on ${c.silent.join(', ')}: ${c.name}`, async () => {
-      const fired = (await scan(c.input.site)).findings.map((f) => f.flag);
-      for (const flag of c.silent) assert.ok(!fired.includes(flag), `${flag} fired on a near miss`);
-    });
-  }
+  // The fixture tables run in test/contract/plugins.test.ts, through the whole scan pipeline.
 
   it('reports the age and registration under the whois paths', async () => {
     const { data } = await scan('fresh-registration-8d.com');

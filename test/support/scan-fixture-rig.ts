@@ -1,7 +1,6 @@
-// Test support for scan-surface plugins (infrastructure, brand, campaign): the lab, a real scan history on a fresh
-// database, and the fixture cases run straight through one detector. The contract test runs the same cases through
-// the whole pipeline (composites included) once a plugin is registered; this runs them before that, and without
-// other plugins' flags.
+// Test support for scan-surface plugins' own unit tests (infrastructure, brand, campaign): the lab, a real scan
+// history on a fresh database, and one fixture case run straight through one detector with a chosen config. The
+// fixture tables themselves run in test/contract/plugins.test.ts, through the whole pipeline.
 import { readFileSync } from 'node:fs';
 import { createKnex } from '../../core/db/database.ts';
 import type { Detector, DetectorOutput } from '../../core/detector.ts';
