@@ -77,7 +77,7 @@ export async function createPreflight(config: AppConfig, opts: { db?: Database }
   container.registerInstance(PdfRenderer, reports);
   container.registerSingleton(PostgresScanHistory);
   container.register(ScanHistory, { useFactory: (c) => c.resolve(PostgresScanHistory) });
-  container.registerInstance(DetectorSet, new DetectorSet(catalog, container));
+  container.registerInstance(DetectorSet, new DetectorSet(catalog, container, ruleset.detectors));
   container.registerSingleton(ReputationService);
   container.registerSingleton(ContentCheck);
   container.registerSingleton(ActionCheck);

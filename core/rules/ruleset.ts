@@ -103,6 +103,8 @@ export interface Ruleset {
   categories: Record<string, CategoryRule>;
   adjustments: AdjustmentRule[];
   plans: Plans;
+  /** Per-deployment detector settings (rules/detectors.json, optional), validated against each plugin's schema. */
+  detectors: Record<string, Record<string, unknown>>;
   /** sha256 of the canonical JSON of everything above: names the rules behind every verdict. */
   hash: string;
 }
@@ -232,6 +234,51 @@ function validated<T>(
   return data as T;
 }
 
+/**
+ * rules/detectors.json (and rules/local/detectors.json): `{"<plugin id>": {…settings…}}` merged over each plugin's
+ * defaultConfig and checked against its configSchema, so a typo in a threshold stops the boot instead of being
+ * silently ignored.
+ */
+function detectorConfigs(dir: string, catalog: PluginCatalog, problems: RulesProblem[]) {
+  const merged: Record<string, Record<string, unknown>> = {};
+  for (const layer of layers(dir, 'detectors.json', false, problems) as { base: string; data: unknown }[]) {
+    const file = path.join(layer.base, 'detectors.json');
+    if (layer.data === undefined) continue;
+    if (layer.data === null || typeof layer.data !== 'object' || Array.isArray(layer.data)) {
+      problems.push({ file, pointer: '/', message: 'must be an object keyed by plugin id' });
+      continue;
+    }
+    for (const [id, settings] of Object.entries(layer.data as Record<string, unknown>)) {
+      if (id === '$comment') continue;
+      const plugin = catalog.modules.find((m) => m.detector.meta.id === id);
+      if (!plugin) {
+        problems.push({ file, pointer: `/${escapePointer(id)}`, message: `unknown plugin ${id}` });
+        continue;
+      }
+      merged[id] = { ...merged[id], ...(settings as Record<string, unknown>) };
+    }
+  }
+  for (const { detector } of catalog.modules) {
+    const { id, configSchema, defaultConfig } = detector.meta;
+    if (!configSchema) {
+      if (merged[id])
+        problems.push({ file: 'detectors.json', pointer: `/${id}`, message: `plugin ${id} takes no settings` });
+      continue;
+    }
+    const validate = pluginAjv.compile(configSchema);
+    const config = { ...(defaultConfig as object), ...merged[id] };
+    if (!validate(config)) {
+      for (const p of schemaProblems('detectors.json', validate.errors)) {
+        problems.push({ ...p, pointer: `/${id}${p.pointer === '/' ? '' : p.pointer}` });
+      }
+    }
+  }
+  return merged;
+}
+
+// Plugin schemas are written by plugin authors: compiled leniently about unknown keywords, strictly about data.
+const pluginAjv = new Ajv({ allErrors: true, strict: false });
+
 function lastLayer<T>(kind: string, dir: string, file: string, problems: RulesProblem[]): [T | undefined] {
   let out: T | undefined;
   for (const layer of layers(dir, file, true, problems) as { base: string; data: unknown }[]) {
@@ -358,6 +405,7 @@ export function loadRuleset(dir: string, catalog: PluginCatalog): Ruleset {
     checkFacts(ADJUSTMENT_FACTS, rule.conditions, path.join(dir, 'adjustments.json'), `/rules/${i}`, catalog, problems);
   }
 
+  const detectors = detectorConfigs(dir, catalog, problems);
   const [plans] = lastLayer<Plans>('plans', dir, 'plans.json', problems);
   if (plans && !plans.plans[plans.default_plan]) {
     problems.push({
@@ -391,6 +439,7 @@ export function loadRuleset(dir: string, catalog: PluginCatalog): Ruleset {
     categories: categories.categories,
     adjustments: adjustments.rules,
     plans,
+    detectors,
   };
   return { ...body, hash: sha256Hex(canonicalJson(body)) };
 }

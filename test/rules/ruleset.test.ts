@@ -130,4 +130,21 @@ describe('rules loading and validation', () => {
     assert.equal(low?.event.params.verdict, 'block');
     assert.equal(ruleset.decisions.content.length, 3);
   });
+
+  it('validates per-deployment detector settings against the plugin schema, and hashes them', () => {
+    const dir = copyRules();
+    const before = loadRuleset(dir, catalog).hash;
+    writeFileSync(path.join(dir, 'detectors.json'), JSON.stringify({ whois: { veryRecentMaxDays: 90 } }));
+    const tuned = loadRuleset(dir, catalog);
+    assert.deepEqual(tuned.detectors.whois, { veryRecentMaxDays: 90 });
+    assert.notEqual(tuned.hash, before);
+
+    writeFileSync(path.join(dir, 'detectors.json'), JSON.stringify({ whois: { veryRecentMaxDays: 'sixty' } }));
+    const [bad] = problemsOf(dir);
+    assert.equal(bad?.pointer, '/whois/veryRecentMaxDays');
+    assert.match(bad?.message ?? '', /integer/);
+
+    writeFileSync(path.join(dir, 'detectors.json'), JSON.stringify({ whios: {} }));
+    assert.match(problemsOf(dir)[0]?.message ?? '', /unknown plugin whios/);
+  });
 });
