@@ -44,13 +44,15 @@ export function tokenSha256(token: string): string {
  * only if its queue entry does.
  */
 export async function enqueueScanJobs(trx: Knex.Transaction, jobs: NewJob[]): Promise<CreatedJob[]> {
-  const out: CreatedJob[] = [];
-  for (const job of jobs) {
-    const token = job.workspaceId ? undefined : randomBytes(24).toString('base64url');
-    const [row] = await trx('scan_jobs')
-      .insert({
+  if (jobs.length === 0) return [];
+  const tokens = jobs.map((job) => (job.workspaceId ? undefined : randomBytes(24).toString('base64url')));
+  // One multi-row insert. PostgreSQL returns the rows of INSERT … VALUES … RETURNING in VALUES order (bulk-create
+  // in the usual ORMs relies on the same), so ids[i] belongs to jobs[i].
+  const rows: { id: string }[] = await trx('scan_jobs')
+    .insert(
+      jobs.map((job, i) => ({
         workspace_id: job.workspaceId,
-        access_token_sha256: token ? tokenSha256(token) : null,
+        access_token_sha256: tokens[i] ? tokenSha256(tokens[i]!) : null,
         domain: job.domain,
         target_url: job.targetUrl,
         force_scan: job.forceScan,
@@ -64,25 +66,33 @@ export async function enqueueScanJobs(trx: Knex.Transaction, jobs: NewJob[]): Pr
               run_duration_ms: 0,
             }
           : {}),
-      })
-      .returning('id');
-    const id = Number(row.id);
-    if (!job.cached) {
-      const added = await trx.raw<{ rows: { id: string }[] }>(
-        `select id from graphile_worker.add_job('scan', json_build_object('job_id', ?::bigint), max_attempts => ?)`,
-        [id, MAX_ATTEMPTS],
-      );
-      await trx('scan_jobs').where({ id }).update({ gw_job_id: added.rows[0]?.id });
-    }
-    out.push({
-      scan_id: id,
-      domain: job.domain,
-      status: job.cached ? 'done' : 'queued',
-      queued: !job.cached,
-      ...(token ? { access_token: token } : {}),
-    });
+      })),
+    )
+    .returning('id');
+  const ids = rows.map((r) => Number(r.id));
+
+  const queuedIds = ids.filter((_, i) => !jobs[i]!.cached);
+  if (queuedIds.length > 0) {
+    // One add_jobs call for the whole batch, in the same transaction as the rows.
+    await trx.raw(
+      `with added as (
+         select id, (payload->>'job_id')::bigint as job_id
+         from graphile_worker.add_jobs(array(
+           select row('scan', json_build_object('job_id', x), null, null, ?, null, null, null)::graphile_worker.job_spec
+           from unnest(?::bigint[]) as x
+         ))
+       )
+       update scan_jobs set gw_job_id = added.id from added where scan_jobs.id = added.job_id`,
+      [MAX_ATTEMPTS, queuedIds],
+    );
   }
-  return out;
+  return jobs.map((job, i) => ({
+    scan_id: ids[i]!,
+    domain: job.domain,
+    status: job.cached ? 'done' : 'queued',
+    queued: !job.cached,
+    ...(tokens[i] ? { access_token: tokens[i] } : {}),
+  }));
 }
 
 /** Who may read a job: its workspace, or the anonymous holder of its token. A foreign id reads as missing. */

@@ -45,3 +45,41 @@ export class ForceScanDisabled extends Error {
     super(`force scans are disabled on the ${plan} plan`);
   }
 }
+
+/**
+ * Takes up to `wanted` units of a daily quota and says how many it got (0 when used up): the bulk path's version of
+ * consumeQuota. Runs inside the caller's transaction and holds the counter row's lock until it commits, so
+ * concurrent callers on several processes never overspend.
+ */
+export async function consumeQuotaUpTo(
+  trx: Knex.Transaction,
+  workspaceId: string,
+  kind: QuotaKind,
+  limit: number,
+  wanted: number,
+): Promise<number> {
+  if (limit <= 0 || wanted <= 0) return 0;
+  const day = trx.raw(`(now() at time zone 'utc')::date`);
+  await trx('quota_usage')
+    .insert({ workspace_id: workspaceId, kind, day, used: 0 })
+    .onConflict(['workspace_id', 'kind', 'day'])
+    .ignore();
+  const row = await trx('quota_usage')
+    .where({ workspace_id: workspaceId, kind })
+    .where('day', day)
+    .forUpdate()
+    .first('used');
+  const granted = Math.max(0, Math.min(wanted, limit - Number(row?.used ?? 0)));
+  if (granted > 0) {
+    await trx('quota_usage').where({ workspace_id: workspaceId, kind }).where('day', day).increment('used', granted);
+  }
+  return granted;
+}
+
+/** Gives back units taken in the same transaction (the caller holds the row lock from consumeQuotaUpTo). */
+export async function refundQuota(trx: Knex.Transaction, workspaceId: string, kind: QuotaKind, units: number) {
+  await trx('quota_usage')
+    .where({ workspace_id: workspaceId, kind })
+    .where('day', trx.raw(`(now() at time zone 'utc')::date`))
+    .decrement('used', units);
+}

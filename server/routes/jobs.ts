@@ -15,7 +15,13 @@ import {
 } from '../../core/jobs/scan-jobs.ts';
 import { Ruleset } from '../../core/rules/ruleset.ts';
 import type { Principal } from '../../core/workspaces/api-keys.ts';
-import { consumeQuota, ForceScanDisabled, limitsFor, QuotaExhausted } from '../../core/workspaces/quotas.ts';
+import {
+  consumeQuotaUpTo,
+  ForceScanDisabled,
+  limitsFor,
+  QuotaExhausted,
+  refundQuota,
+} from '../../core/workspaces/quotas.ts';
 import { badRequest, HttpError, notFound } from '../errors.ts';
 import { optionalKey, requireKey } from '../middleware/auth.ts';
 import { routeLimiter } from '../middleware/rate-limit.ts';
@@ -66,46 +72,61 @@ export function jobRoutes(app: Preflight): Router {
     ctx: Context,
     targets: { domain: string; targetUrl: string }[],
     forceScan: boolean,
+    useCache: boolean,
   ): Promise<{ jobs: NewJob[]; refused: { input: string; error: string }[] }> {
     const p = principal(ctx)?.workspace;
     const limits = p ? limitsFor(ruleset.plans, p.plan) : ruleset.plans.anonymous;
     if (forceScan && (limits.force_scan_quota_daily === null || limits.force_scan_quota_daily === undefined)) {
       throw new ForceScanDisabled(p?.plan ?? 'anonymous');
     }
+    const base = (t: { domain: string; targetUrl: string }): NewJob => ({
+      workspaceId: p?.id ?? null,
+      domain: t.domain,
+      targetUrl: t.targetUrl,
+      forceScan,
+      actor: ctx.state.actor as string | null,
+    });
+    if (!p) return { jobs: targets.map(base), refused: [] };
+
+    // One lookup for every target's freshest cached scan in the workspace.
+    const cachedRows =
+      forceScan || !useCache
+        ? []
+        : await knex('scans')
+            .where({ workspace_id: p.id, compacted: false })
+            .whereIn(
+              'target_url',
+              targets.map((t) => t.targetUrl),
+            )
+            .where('created_at', '>', knex.raw(`now() - interval '1 second' * ?`, [app.config.scanCacheSeconds]))
+            .distinctOn('target_url')
+            .orderBy([{ column: 'target_url' }, { column: 'id', order: 'desc' }])
+            .select('id', 'target_url', 'domain', 'score', 'risk_level', 'flags');
+    const cached = new Map(cachedRows.map((r) => [r.target_url as string, r]));
+    const fresh = targets.filter((t) => !cached.has(t.targetUrl));
+
+    // Quota for all fresh scans in one go: the first `granted` are admitted, the rest refused. A force scan needs a
+    // unit of both quotas; what one grants beyond the other is handed back, in the same transaction.
+    let granted = fresh.length;
+    if (forceScan) granted = await consumeQuotaUpTo(trx, p.id, 'force_scan', limits.force_scan_quota_daily!, granted);
+    const scanGranted = await consumeQuotaUpTo(trx, p.id, 'scan', limits.scan_quota_daily, granted);
+    if (forceScan && scanGranted < granted) await refundQuota(trx, p.id, 'force_scan', granted - scanGranted);
+    granted = scanGranted;
+    const admitted = new Set(fresh.slice(0, granted).map((t) => t.targetUrl));
     const jobs: NewJob[] = [];
     const refused: { input: string; error: string }[] = [];
     for (const t of targets) {
-      const base: NewJob = {
-        workspaceId: p?.id ?? null,
-        domain: t.domain,
-        targetUrl: t.targetUrl,
-        forceScan,
-        actor: ctx.state.actor as string | null,
-      };
-      if (!p) {
-        jobs.push(base);
-        continue;
-      }
-      if (!forceScan) {
-        const cached = await knex('scans')
-          .where({ workspace_id: p.id, target_url: t.targetUrl, compacted: false })
-          .where('created_at', '>', knex.raw(`now() - interval '1 second' * ?`, [app.config.scanCacheSeconds]))
-          .orderBy('id', 'desc')
-          .first('id', 'domain', 'score', 'risk_level', 'flags');
-        if (cached) {
-          const { id, ...result } = cached;
-          jobs.push({ ...base, cached: { scanId: Number(id), result } });
-          continue;
-        }
-      }
-      try {
-        if (forceScan) await consumeQuota(trx, p.id, 'force_scan', limits.force_scan_quota_daily!);
-        await consumeQuota(trx, p.id, 'scan', limits.scan_quota_daily);
-        jobs.push(base);
-      } catch (err) {
-        if (!(err instanceof QuotaExhausted)) throw err;
-        refused.push({ input: t.domain, error: 'quota_exceeded' });
-      }
+      const hit = cached.get(t.targetUrl);
+      if (hit) {
+        jobs.push({
+          ...base(t),
+          cached: {
+            scanId: Number(hit.id),
+            result: { domain: hit.domain, score: hit.score, risk_level: hit.risk_level, flags: hit.flags },
+          },
+        });
+      } else if (admitted.has(t.targetUrl)) jobs.push(base(t));
+      else refused.push({ input: t.domain, error: 'quota_exceeded' });
     }
     return { jobs, refused };
   }
@@ -118,14 +139,11 @@ export function jobRoutes(app: Preflight): Router {
         ctx,
         [{ domain: target.host, targetUrl: target.url.href }],
         force_scan,
+        false, // a single async scan always runs: the caller asked for a job, not a cache lookup
       );
       if (refused.length > 0)
         throw new QuotaExhausted('scan', limitsFor(ruleset.plans, principal(ctx)?.workspace?.plan).scan_quota_daily);
-      // A single async scan always runs: the caller asked for a job, not a cache lookup.
-      return enqueueScanJobs(
-        trx,
-        jobs.map(({ cached: _c, ...j }) => j),
-      );
+      return enqueueScanJobs(trx, jobs);
     });
     const job = created[0] as CreatedJob;
     ctx.status = 202;
@@ -169,7 +187,7 @@ export function jobRoutes(app: Preflight): Router {
       targets.push({ domain: target.host, targetUrl: target.url.href });
     }
     const created = await knex.transaction(async (trx) => {
-      const { jobs, refused } = await admit(trx, ctx, targets, body.force_scan ?? false);
+      const { jobs, refused } = await admit(trx, ctx, targets, body.force_scan ?? false, true);
       errors.push(...refused);
       return enqueueScanJobs(trx, jobs);
     });

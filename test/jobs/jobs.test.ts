@@ -126,6 +126,30 @@ describe('scan jobs', () => {
     assert.equal(async.status, 402);
   });
 
+  it('bulk admits what the daily quota still allows and refuses the rest with quota_exceeded', async () => {
+    const k = await t.key('bulk-quota');
+    const ws = await t.knex('workspaces').where({ name: 'bulk-quota' }).first('id');
+    await t
+      .knex('quota_usage')
+      .insert({ workspace_id: ws.id, kind: 'scan', day: t.knex.raw(`(now() at time zone 'utc')::date`), used: 98 });
+    const res = await t.request('POST', '/scan/bulk', {
+      key: k,
+      body: {
+        domains: ['q1.quota-test.example', 'q2.quota-test.example', 'q3.quota-test.example', 'q4.quota-test.example'],
+      },
+    });
+    assert.equal(res.status, 202);
+    assert.deepEqual(res.body.summary, { accepted: 2, rejected: 2, duplicates: 0, limit: 50 });
+    assert.deepEqual(res.body.errors, [
+      { input: 'q3.quota-test.example', error: 'quota_exceeded' },
+      { input: 'q4.quota-test.example', error: 'quota_exceeded' },
+    ]);
+    const used = await t.knex('quota_usage').where({ workspace_id: ws.id, kind: 'scan' }).first('used');
+    assert.equal(used.used, 100);
+    const single = await t.request('POST', '/scan_async', { key: k, body: { domain: 'q5.quota-test.example' } });
+    assert.equal(single.status, 429);
+  });
+
   it('GET /scan/jobs filters and counts agree with the rows', async () => {
     const k = await t.key('list-ws');
     const bulk = await t.request('POST', '/scan/bulk', {
