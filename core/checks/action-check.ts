@@ -17,6 +17,7 @@ import {
   flagExplanations,
   type InjectionSummary,
   injectionSummary,
+  promptInjectionView,
   screenScore,
 } from './injection-summary.ts';
 import { reasonsOf } from './reasons.ts';
@@ -182,16 +183,7 @@ export class ActionCheck {
         warnings,
         flags,
         flag_explanations: flagExplanations(runs, (f) => this.catalog.declarationOf(f), weights),
-        prompt_injection: {
-          detected: injection.findings.length > 0,
-          severity: injection.severity,
-          findings: injection.findings.map((f) => ({
-            category: f.category,
-            marker: f.marker,
-            severity: f.severity,
-            field: f.field,
-          })),
-        },
+        prompt_injection: promptInjectionView(injection),
         url_verdict: destination.verdict,
         ttl_seconds: sealed.decision.ttl_seconds,
         decision: sealed.decision,

@@ -53,3 +53,17 @@ export function flagExplanations(
   }
   return out;
 }
+
+/** The `prompt_injection` block of the action and tool-call responses. */
+export function promptInjectionView(injection: InjectionSummary) {
+  return {
+    detected: injection.findings.length > 0,
+    severity: injection.severity,
+    findings: injection.findings.map(({ category, marker, severity, field }) => ({
+      category,
+      marker,
+      severity,
+      field,
+    })),
+  };
+}

@@ -21,6 +21,7 @@ import {
   flagExplanations,
   type InjectionSummary,
   injectionSummary,
+  promptInjectionView,
   screenScore,
 } from './injection-summary.ts';
 import { stringLeaves } from './json-leaves.ts';
@@ -136,16 +137,7 @@ export class ToolCallCheck {
         warnings,
         flags,
         flag_explanations: flagExplanations(runs, (f) => this.catalog.declarationOf(f), this.ruleset.weights),
-        prompt_injection: {
-          detected: injection.findings.length > 0,
-          severity: injection.severity,
-          findings: injection.findings.map((f) => ({
-            category: f.category,
-            marker: f.marker,
-            severity: f.severity,
-            field: f.field,
-          })),
-        },
+        prompt_injection: promptInjectionView(injection),
         ttl_seconds: sealed.decision.ttl_seconds,
         decision: sealed.decision,
       },

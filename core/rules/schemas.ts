@@ -51,42 +51,54 @@ const condition = {
   ],
 } as const;
 
-export const decisionRulesSchema = {
-  $id: 'decision-rules',
-  type: 'object',
-  required: ['rules'],
-  additionalProperties: false,
-  properties: {
-    $comment: { type: 'string' },
-    rules: {
-      type: 'array',
-      items: {
-        type: 'object',
-        required: ['name', 'conditions', 'event'],
-        additionalProperties: false,
-        properties: {
-          name: { type: 'string', pattern: '^[a-z][a-z0-9_]*$' },
-          priority: { type: 'integer', minimum: 1 },
-          conditions: { $ref: 'condition' },
-          event: {
-            type: 'object',
-            required: ['type', 'params'],
-            additionalProperties: false,
-            properties: {
-              type: { const: 'verdict' },
-              params: {
-                type: 'object',
-                required: ['verdict', 'reason'],
-                additionalProperties: false,
-                properties: { verdict, reason: { type: 'string', minLength: 1 } },
-              },
+/**
+ * A json-rules-engine rules file: `{rules: [{name, conditions, event: {type, params}}]}`. Decision rules and score
+ * adjustments share the frame and differ in their event.
+ */
+function rulesFileSchema(id: string, event: { type: string; params: object }, extra: object = {}) {
+  return {
+    $id: id,
+    type: 'object',
+    required: ['rules'],
+    additionalProperties: false,
+    properties: {
+      $comment: { type: 'string' },
+      rules: {
+        type: 'array',
+        items: {
+          type: 'object',
+          required: ['name', 'conditions', 'event'],
+          additionalProperties: false,
+          properties: {
+            name: { type: 'string', pattern: '^[a-z][a-z0-9_]*$' },
+            ...extra,
+            conditions: { $ref: 'condition' },
+            event: {
+              type: 'object',
+              required: ['type', 'params'],
+              additionalProperties: false,
+              properties: { type: { const: event.type }, params: event.params },
             },
           },
         },
       },
     },
+  } as const;
+}
+
+export const decisionRulesSchema = rulesFileSchema(
+  'decision-rules',
+  {
+    type: 'verdict',
+    params: {
+      type: 'object',
+      required: ['verdict', 'reason'],
+      additionalProperties: false,
+      properties: { verdict, reason: { type: 'string', minLength: 1 } },
+    },
   },
-} as const;
+  { priority: { type: 'integer', minimum: 1 } },
+);
 
 export const weightsSchema = {
   $id: 'weights',
@@ -224,51 +236,25 @@ export const categoriesSchema = {
   },
 } as const;
 
-export const adjustmentsSchema = {
-  $id: 'adjustments',
-  type: 'object',
-  required: ['rules'],
-  additionalProperties: false,
-  properties: {
-    $comment: { type: 'string' },
-    rules: {
-      type: 'array',
-      items: {
-        type: 'object',
-        required: ['name', 'conditions', 'event'],
-        additionalProperties: false,
-        properties: {
-          name: { type: 'string', pattern: '^[a-z][a-z0-9_]*$' },
-          conditions: { $ref: 'condition' },
-          event: {
-            type: 'object',
-            required: ['type', 'params'],
-            additionalProperties: false,
-            properties: {
-              type: { const: 'adjustment' },
-              params: {
-                type: 'object',
-                required: ['reason', 'detail'],
-                additionalProperties: false,
-                // Exactly one of cap (lower to at most) or minus (subtract); both can only lower a score.
-                oneOf: [
-                  { required: ['cap'], properties: { cap: true } },
-                  { required: ['minus'], properties: { minus: true } },
-                ],
-                properties: {
-                  reason: { type: 'string', pattern: '^[a-z][a-z0-9_]*$' },
-                  detail: { type: 'string', minLength: 1 },
-                  cap: { type: 'number', minimum: 0, maximum: 100 },
-                  minus: { type: 'number', exclusiveMinimum: 0, maximum: 100 },
-                },
-              },
-            },
-          },
-        },
-      },
+export const adjustmentsSchema = rulesFileSchema('adjustments', {
+  type: 'adjustment',
+  params: {
+    type: 'object',
+    required: ['reason', 'detail'],
+    additionalProperties: false,
+    // Exactly one of cap (lower to at most) or minus (subtract); both can only lower a score.
+    oneOf: [
+      { required: ['cap'], properties: { cap: true } },
+      { required: ['minus'], properties: { minus: true } },
+    ],
+    properties: {
+      reason: { type: 'string', pattern: '^[a-z][a-z0-9_]*$' },
+      detail: { type: 'string', minLength: 1 },
+      cap: { type: 'number', minimum: 0, maximum: 100 },
+      minus: { type: 'number', exclusiveMinimum: 0, maximum: 100 },
     },
   },
-} as const;
+});
 
 const planLimits = {
   type: 'object',
