@@ -117,7 +117,7 @@ export class ActionCheck {
 
     const [runs, reputation] = await Promise.all([
       this.detectors.run('agent_action', { url: input.url, target, texts }),
-      this.reputation.lookup(target, REPUTATION_BUDGET_MS),
+      this.reputation.lookup(target, REPUTATION_BUDGET_MS, call.workspaceId),
     ]);
     // Rule 5: a deep check folds the full scan's flags into the decision.
     const flags = [...new Set([...firedFlags(runs), ...(deep?.flags ?? [])])].sort();
@@ -157,6 +157,12 @@ export class ActionCheck {
     for (const hit of reputation.feedHits.slice(0, 3)) {
       reasons.push(`threat feed ${hit.source}: ${hit.kind} ${hit.value} listed as ${hit.category}`);
     }
+    const prior = reputation.priorScan;
+    if (prior) {
+      reasons.push(
+        `earlier scan ${prior.scan_id} of ${target.host} (${prior.scanned_at}): ${prior.risk_level}, score ${prior.score}`,
+      );
+    }
     const warnings = this.warnings(target, reputation, connector, input.connector, runs);
     const sealed = sealDecision(
       {
@@ -195,7 +201,8 @@ export class ActionCheck {
   private destination(target: Target, reputation: Reputation, destinationFlags: string[]) {
     const malicious = reputation.feedHits.length > 0;
     const flagPoints = destinationFlags.reduce((sum, f) => sum + (this.ruleset.weights[f] ?? 0), 0);
-    const score = malicious ? 100 : Math.min(100, flagPoints);
+    // An earlier full scan of this host in the workspace knows more than the URL's lexicon: its score counts.
+    const score = malicious ? 100 : Math.min(100, Math.max(flagPoints, reputation.priorScan?.score ?? 0));
     const risk = riskLevelOf(score, this.ruleset.riskLevels);
     const category = malicious
       ? reputation.feedHits[0]!.category

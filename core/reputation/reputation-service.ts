@@ -13,8 +13,17 @@ export interface FeedHit {
   last_seen: string;
 }
 
+/** The newest scan of this host in the caller's workspace (last 30 days), when there is one. */
+export interface PriorScan {
+  scan_id: number;
+  score: number;
+  risk_level: string;
+  scanned_at: string;
+}
+
 export interface Reputation {
   knownGood: boolean;
+  priorScan?: PriorScan;
   /** Feed entries that name this destination. Empty when none do, or when the lookup did not finish. */
   feedHits: FeedHit[];
   /** False when the feed lookup failed or ran past its budget: the verdict then rests on the URL alone. */
@@ -37,6 +46,7 @@ export class ReputationService {
   private knownGoodLoadedAt = 0;
   private knownGoodLoading: Promise<void> | undefined;
   private readonly feedCache = new Map<string, { expires: number; rows: FeedHit[] }>();
+  private readonly scanCache = new Map<string, { expires: number; scan: PriorScan | undefined }>();
 
   constructor(
     @inject(Knex) private readonly knex: Knex,
@@ -46,6 +56,7 @@ export class ReputationService {
   /** Call after importing feeds or known-good domains in this process. */
   invalidate(): void {
     this.feedCache.clear();
+    this.scanCache.clear();
     this.knownGoodLoadedAt = 0;
   }
 
@@ -60,9 +71,9 @@ export class ReputationService {
     return this.knownGood.has(target.registrableDomain);
   }
 
-  async lookup(target: Target, budgetMs: number): Promise<Reputation> {
+  async lookup(target: Target, budgetMs: number, workspaceId?: string | null): Promise<Reputation> {
     const deadline = new Promise<'timeout'>((resolve) => setTimeout(resolve, budgetMs, 'timeout').unref());
-    const work = Promise.all([this.ensureKnownGood(), this.feedRows(target)]);
+    const work = Promise.all([this.ensureKnownGood(), this.feedRows(target), this.priorScan(target, workspaceId)]);
     work.catch(() => {}); // a late failure after the deadline has nobody to tell
     let outcome: Awaited<typeof work> | 'timeout';
     try {
@@ -83,12 +94,42 @@ export class ReputationService {
         warning: `reputation lookup exceeded its ${budgetMs} ms budget; verdict rests on the URL alone`,
       };
     }
-    const [, rows] = outcome;
+    const [, rows, priorScan] = outcome;
     const knownGood = this.isKnownGood(target) ?? false;
     // On a known-good site only an entry for this exact URL counts: one bad page does not condemn the site.
     const exact = normalizedUrl(target.url, target.host);
     const feedHits = knownGood ? rows.filter((r) => r.kind === 'url' && r.value === exact) : rows;
-    return { knownGood, feedHits, available: true };
+    return { knownGood, feedHits, available: true, ...(priorScan ? { priorScan } : {}) };
+  }
+
+  /** A scan just recorded replaces what this process cached for the host. */
+  forgetPriorScan(workspaceId: string | null, host: string): void {
+    if (workspaceId) this.scanCache.delete(`${workspaceId}|${host}`);
+  }
+
+  /** Earlier scan results are workspace-scoped like every scan read; anonymous checks have none. */
+  private async priorScan(target: Target, workspaceId: string | null | undefined): Promise<PriorScan | undefined> {
+    if (!workspaceId) return undefined;
+    const key = `${workspaceId}|${target.host}`;
+    const now = Date.now();
+    const cached = this.scanCache.get(key);
+    if (cached && cached.expires > now) return cached.scan;
+    const row = await this.knex('scans')
+      .where({ workspace_id: workspaceId, domain: target.host })
+      .where('created_at', '>', this.knex.raw(`now() - interval '30 days'`))
+      .orderBy('id', 'desc')
+      .first('id', 'score', 'risk_level', 'created_at');
+    const scan = row
+      ? {
+          scan_id: Number(row.id),
+          score: row.score,
+          risk_level: row.risk_level,
+          scanned_at: new Date(row.created_at).toISOString(),
+        }
+      : undefined;
+    if (this.scanCache.size >= CACHE_MAX) this.scanCache.delete(this.scanCache.keys().next().value as string);
+    this.scanCache.set(key, { expires: now + CACHE_TTL_MS, scan });
+    return scan;
   }
 
   private ensureKnownGood(): Promise<void> {

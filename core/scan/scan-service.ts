@@ -229,6 +229,7 @@ export class ScanService {
       }
       return id;
     });
+    this.reputation.forgetPriorScan(caller.workspaceId, target.host);
     await this.history.record(
       { host: target.host, risk_level, flags, scan_id: scanId },
       {

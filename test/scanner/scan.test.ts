@@ -153,6 +153,31 @@ describe('POST /v1/scan', () => {
     }
   });
 
+  it('fast action checks use an earlier scan of the host in the workspace', async () => {
+    const k = await t.key('prior-scan');
+    const before = await t.request('POST', '/agent/check-action', {
+      key: k,
+      body: { url: 'https://docview-secure-login.top/' },
+    });
+    assert.notEqual(before.body.agent_decision, 'block', 'the URL alone is not enough to block');
+    const scanned = await scan({ domain: 'docview-secure-login.top' }, k);
+    assert.equal(scanned.body.risk_level, 'critical');
+    const after = await t.request('POST', '/agent/check-action', {
+      key: k,
+      body: { url: 'https://docview-secure-login.top/' },
+    });
+    assert.equal(after.body.agent_decision, 'block');
+    assert.equal(after.body.risk_score, scanned.body.score);
+    assert.ok(after.body.reasons.some((r: string) => r.startsWith(`earlier scan ${scanned.body.scan_id} `)));
+    // Another workspace's scans are not ours to use.
+    const other = await t.key('prior-scan-other');
+    const elsewhere = await t.request('POST', '/agent/check-action', {
+      key: other,
+      body: { url: 'https://docview-secure-login.top/' },
+    });
+    assert.equal(elsewhere.body.agent_decision, before.body.agent_decision);
+  });
+
   it('deep action checks fold the scan in, force block when malicious, and spend the scan quota', async () => {
     const res = await t.request('POST', '/agent/check-action', {
       key,
