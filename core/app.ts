@@ -8,6 +8,7 @@ import { createBrowserCapturer } from './browser/index.ts';
 import { ActionCheck } from './checks/action-check.ts';
 import { AgentChecks } from './checks/agent-checks.ts';
 import { ContentCheck } from './checks/content-check.ts';
+import { DecisionSealer } from './checks/seal.ts';
 import { ToolCallCheck } from './checks/tool-call-check.ts';
 import { AppConfig } from './config.ts';
 import { loadOrCreateSigningKey, SigningKey } from './contract/signing-keys.ts';
@@ -79,6 +80,7 @@ export async function createPreflight(config: AppConfig, opts: { db?: Database }
   container.register(ScanHistory, { useFactory: (c) => c.resolve(PostgresScanHistory) });
   container.registerInstance(DetectorSet, new DetectorSet(catalog, container, ruleset.detectors));
   container.registerSingleton(ReputationService);
+  container.registerSingleton(DecisionSealer);
   container.registerSingleton(ContentCheck);
   container.registerSingleton(ActionCheck);
   container.registerSingleton(ToolCallCheck);

@@ -1,9 +1,7 @@
 import { inject, injectable } from 'tsyringe';
 import { type ConnectorStatus, connectorStatus } from '../agent-policy/tool-policy.ts';
 import type { WorkspacePolicy } from '../agent-policy/workspace-policy.ts';
-import { AppConfig } from '../config.ts';
 import type { DecisionContract } from '../contract/decision-contract.ts';
-import { SigningKey } from '../contract/signing-keys.ts';
 import { DecisionEngines } from '../decisions/decision-engines.ts';
 import { DetectorSet } from '../pipeline/run-detectors.ts';
 import { PluginCatalog } from '../plugins/registry.ts';
@@ -21,7 +19,7 @@ import {
   screenScore,
 } from './injection-summary.ts';
 import { reasonsOf } from './reasons.ts';
-import { type CallContext, type Sealed, sealDecision } from './seal.ts';
+import { type CallContext, DecisionSealer, type Sealed } from './seal.ts';
 
 export const INTENTS = [
   'visit',
@@ -97,8 +95,7 @@ export class ActionCheck {
     @inject(DetectorSet) private readonly detectors: DetectorSet,
     @inject(DecisionEngines) private readonly engines: DecisionEngines,
     @inject(Ruleset) private readonly ruleset: Ruleset,
-    @inject(SigningKey) private readonly key: SigningKey,
-    @inject(AppConfig) private readonly config: AppConfig,
+    @inject(DecisionSealer) private readonly sealer: DecisionSealer,
     @inject(ReputationService) private readonly reputation: ReputationService,
     @inject(PluginCatalog) private readonly catalog: PluginCatalog,
     @inject(HostingCatalog) private readonly hosting: HostingCatalog,
@@ -164,18 +161,16 @@ export class ActionCheck {
       );
     }
     const warnings = this.warnings(target, reputation, connector, input.connector, runs);
-    const sealed = sealDecision(
+    const sealed = this.sealer.seal(
       {
         surface: 'agent_action',
         verdict: decision.verdict,
         flags,
         reasons,
         input: canonicalJson(input),
-        rulesetHash: this.ruleset.hash,
-        ttlSeconds: this.ttl(reputation, destination.malicious),
+        maxTtlSeconds: this.ttl(reputation, destination.malicious),
       },
       call,
-      this.key,
     );
     return {
       ...sealed,
@@ -218,10 +213,10 @@ export class ActionCheck {
   }
 
   /** A verdict resting on partial evidence should be re-asked soon; a settled one may be cached for the full TTL. */
-  private ttl(reputation: Reputation, malicious: boolean): number {
-    if (!reputation.available) return Math.min(30, this.config.decisionTtlSeconds);
-    if (malicious || reputation.knownGood) return this.config.decisionTtlSeconds;
-    return Math.min(120, this.config.decisionTtlSeconds);
+  private ttl(reputation: Reputation, malicious: boolean): number | undefined {
+    if (!reputation.available) return 30;
+    if (malicious || reputation.knownGood) return undefined; // the configured ceiling
+    return 120;
   }
 
   private warnings(

@@ -1,12 +1,10 @@
 import { inject, injectable } from 'tsyringe';
-import { AppConfig } from '../config.ts';
 import type { DecisionContract } from '../contract/decision-contract.ts';
-import { SigningKey } from '../contract/signing-keys.ts';
 import { DecisionEngines } from '../decisions/decision-engines.ts';
 import { DetectorSet } from '../pipeline/run-detectors.ts';
 import { Ruleset, type Verdict } from '../rules/ruleset.ts';
 import { firedFlags, injectionSummary, screenScore } from './injection-summary.ts';
-import { type CallContext, type Sealed, sealDecision } from './seal.ts';
+import { type CallContext, DecisionSealer, type Sealed } from './seal.ts';
 
 export interface ContentCheckInput {
   content: string;
@@ -30,8 +28,7 @@ export class ContentCheck {
     @inject(DetectorSet) private readonly detectors: DetectorSet,
     @inject(DecisionEngines) private readonly engines: DecisionEngines,
     @inject(Ruleset) private readonly ruleset: Ruleset,
-    @inject(SigningKey) private readonly key: SigningKey,
-    @inject(AppConfig) private readonly config: AppConfig,
+    @inject(DecisionSealer) private readonly sealer: DecisionSealer,
   ) {}
 
   async check(input: ContentCheckInput, call: CallContext): Promise<{ response: ContentCheckResponse } & Sealed> {
@@ -54,18 +51,15 @@ export class ContentCheck {
         ]
       : ['no_injection_pattern: No known injection pattern matched; this does not prove the content is safe'];
 
-    const sealed = sealDecision(
+    const sealed = this.sealer.seal(
       {
         surface: 'agent_content',
         verdict: decision.verdict,
         flags,
         reasons,
         input: input.content,
-        rulesetHash: this.ruleset.hash,
-        ttlSeconds: this.config.decisionTtlSeconds,
       },
       call,
-      this.key,
     );
     return {
       ...sealed,

@@ -1,8 +1,10 @@
+import { inject, injectable } from 'tsyringe';
 import type { AuditEvent } from '../audit/audit-writer.ts';
 import { auditPreview } from '../audit/redact.ts';
+import { AppConfig } from '../config.ts';
 import { type DecisionContract, decisionSha256, expiryFrom, issueDecision } from '../contract/decision-contract.ts';
-import type { SigningKey } from '../contract/signing-keys.ts';
-import { sha256Hex, type Verdict } from '../rules/ruleset.ts';
+import { SigningKey } from '../contract/signing-keys.ts';
+import { Ruleset, sha256Hex, type Verdict } from '../rules/ruleset.ts';
 
 /** Who asked, through which door: recorded in the contract and the audit event. */
 export interface CallContext {
@@ -70,4 +72,26 @@ export function sealDecision(
       }
     : undefined;
   return { decision, audit };
+}
+
+/**
+ * sealDecision with what every agent check shares bound in: the signing key, the ruleset hash and the configured
+ * TTL ceiling. A check asks for a shorter TTL when its verdict rests on less.
+ */
+@injectable()
+export class DecisionSealer {
+  constructor(
+    @inject(SigningKey) private readonly key: SigningKey,
+    @inject(Ruleset) private readonly ruleset: Ruleset,
+    @inject(AppConfig) private readonly config: AppConfig,
+  ) {}
+
+  seal(
+    args: Omit<Parameters<typeof sealDecision>[0], 'rulesetHash' | 'ttlSeconds'> & { maxTtlSeconds?: number },
+    call: CallContext,
+  ): Sealed {
+    const { maxTtlSeconds, ...rest } = args;
+    const ttlSeconds = Math.min(maxTtlSeconds ?? this.config.decisionTtlSeconds, this.config.decisionTtlSeconds);
+    return sealDecision({ ...rest, rulesetHash: this.ruleset.hash, ttlSeconds }, call, this.key);
+  }
 }

@@ -8,9 +8,7 @@ import {
   type ToolPolicyOutcome,
 } from '../agent-policy/tool-policy.ts';
 import type { WorkspacePolicy } from '../agent-policy/workspace-policy.ts';
-import { AppConfig } from '../config.ts';
 import type { DecisionContract } from '../contract/decision-contract.ts';
-import { SigningKey } from '../contract/signing-keys.ts';
 import { DecisionEngines } from '../decisions/decision-engines.ts';
 import { DetectorSet } from '../pipeline/run-detectors.ts';
 import { PluginCatalog } from '../plugins/registry.ts';
@@ -26,7 +24,7 @@ import {
 } from './injection-summary.ts';
 import { stringLeaves } from './json-leaves.ts';
 import { reasonsOf } from './reasons.ts';
-import { type CallContext, type Sealed, sealDecision } from './seal.ts';
+import { type CallContext, DecisionSealer, type Sealed } from './seal.ts';
 
 export interface ToolCallInput {
   tool: string;
@@ -65,8 +63,7 @@ export class ToolCallCheck {
     @inject(DetectorSet) private readonly detectors: DetectorSet,
     @inject(DecisionEngines) private readonly engines: DecisionEngines,
     @inject(Ruleset) private readonly ruleset: Ruleset,
-    @inject(SigningKey) private readonly key: SigningKey,
-    @inject(AppConfig) private readonly config: AppConfig,
+    @inject(DecisionSealer) private readonly sealer: DecisionSealer,
     @inject(PluginCatalog) private readonly catalog: PluginCatalog,
   ) {}
 
@@ -110,18 +107,16 @@ export class ToolCallCheck {
     if (truncated) warnings.push('arguments too large: only the first strings were screened');
     for (const run of runs) if (run.skipped) warnings.push(`detector ${run.pluginId} skipped: ${run.skipped.reason}`);
 
-    const sealed = sealDecision(
+    const sealed = this.sealer.seal(
       {
         surface: 'agent_tool_call',
         verdict: decision.verdict,
         flags,
         reasons,
         input: canonicalJson({ ...input, arguments: input.arguments ?? {} }),
-        rulesetHash: this.ruleset.hash,
-        ttlSeconds: Math.min(60, this.config.decisionTtlSeconds),
+        maxTtlSeconds: 60,
       },
       call,
-      this.key,
     );
     return {
       ...sealed,

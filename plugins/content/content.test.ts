@@ -281,15 +281,7 @@ describe('content on the lab', () => {
   });
 
   async function scan(c: FixtureCase) {
-    const url = `https://${c.input.site}${c.input.path ?? '/'}`;
-    const evidence = await lab.collect(url);
-    const output = await detector.detect({
-      surface: 'scan',
-      url,
-      target: evidence.target,
-      evidence,
-      signal: new AbortController().signal,
-    });
+    const output = await lab.detect(detector, c.input.site, c.input.path);
     for (const f of output.findings) assert.ok(ALL_FLAGS.includes(f.flag), `undeclared flag ${f.flag}`);
     return output;
   }

@@ -117,13 +117,8 @@ describe('ct on the lab', () => {
   });
   after(() => lab.close());
 
-  async function scan(site: string) {
-    const url = `https://${site}/`;
-    const evidence = await lab.collect(url);
-    const detector = ct.create({ deps: { ct: lab.sources.ct }, config: ct.meta.defaultConfig! });
-    const signal = new AbortController().signal;
-    return detector.detect({ surface: 'scan', url, target: evidence.target, evidence, signal });
-  }
+  const scan = (site: string) =>
+    lab.detect(ct.create({ deps: { ct: lab.sources.ct }, config: ct.meta.defaultConfig! }), site);
 
   // The fixture tables run in test/contract/plugins.test.ts, through the whole scan pipeline.
 

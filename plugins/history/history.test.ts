@@ -97,13 +97,8 @@ describe('history on the lab', () => {
   });
   after(() => lab.close());
 
-  async function scan(site: string) {
-    const url = `https://${site}/`;
-    const evidence = await lab.collect(url);
-    const detector = history.create({ deps: { history: lab.sources.history }, config: history.meta.defaultConfig! });
-    const signal = new AbortController().signal;
-    return detector.detect({ surface: 'scan', url, target: evidence.target, evidence, signal });
-  }
+  const scan = (site: string) =>
+    lab.detect(history.create({ deps: { history: lab.sources.history }, config: history.meta.defaultConfig! }), site);
 
   // The fixture tables run in test/contract/plugins.test.ts, through the whole scan pipeline.
 

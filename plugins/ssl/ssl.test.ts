@@ -118,13 +118,7 @@ describe('ssl on the lab', () => {
   });
   after(() => lab.close());
 
-  async function scan(site: string) {
-    const url = `https://${site}/`;
-    const evidence = await lab.collect(url);
-    const detector = ssl.create({ deps: {}, config: ssl.meta.defaultConfig! });
-    const signal = new AbortController().signal;
-    return detector.detect({ surface: 'scan', url, target: evidence.target, evidence, signal });
-  }
+  const scan = (site: string) => lab.detect(ssl.create({ deps: {}, config: ssl.meta.defaultConfig! }), site);
 
   // The fixture tables run in test/contract/plugins.test.ts, through the whole scan pipeline.
 

@@ -6,6 +6,7 @@ import { container, type DependencyContainer } from 'tsyringe';
 import { BrowserCapturer, type BrowserCapturer as Capturer, NoBrowser } from '../../core/browser/browser-capture.ts';
 import { createBrowserCapturer } from '../../core/browser/index.ts';
 import { ROOT_DIR } from '../../core/config.ts';
+import type { Detector, DetectorOutput } from '../../core/detector.ts';
 import type { ScanEvidence } from '../../core/scan/evidence.ts';
 import { EvidenceCollector } from '../../core/scan/evidence-collector.ts';
 import { registerSources, type SourceSet } from '../../core/sources/index.ts';
@@ -34,6 +35,8 @@ export interface ScanLab {
   /** A container holding the lab-wired source clients, for detectors to resolve their deps from. */
   container: DependencyContainer;
   collect(url: string, options?: { browser?: boolean }): Promise<ScanEvidence>;
+  /** Collects what a scan of `https://<site><path>` sees and runs one detector over it, on the scan surface. */
+  detect(detector: Detector, site: string, path?: string): Promise<DetectorOutput>;
   close(): Promise<void>;
 }
 
@@ -62,11 +65,24 @@ export async function startScanLab(
     : new NoBrowser('no browser in this test');
   scope.registerInstance(BrowserCapturer, browser);
   const collector = scope.resolve(EvidenceCollector);
+  const collect = (url: string, o: { browser?: boolean } = {}) =>
+    collector.collect(parseTarget(url), { browser: o.browser ?? Boolean(options.browser) });
   return {
     lab,
     sources,
     container: scope,
-    collect: (url, o = {}) => collector.collect(parseTarget(url), { browser: o.browser ?? Boolean(options.browser) }),
+    collect,
+    async detect(detector, site, path = '/') {
+      const url = `https://${site}${path}`;
+      const evidence = await collect(url);
+      return detector.detect({
+        surface: 'scan',
+        url,
+        target: evidence.target,
+        evidence,
+        signal: new AbortController().signal,
+      });
+    },
     async close() {
       await browser.close();
       await sources.close();
