@@ -1,5 +1,7 @@
 import { defineDetector } from '../../core/detector.ts';
-import { type InjectionFinding, screenText } from './screen.ts';
+import { InjectionRules } from '../../core/rules/injection-rules.ts';
+import { shippedModel } from './scorer/shipped.ts';
+import { type InjectionFinding, type LearnedScreen, screenText } from './screen.ts';
 
 export interface PromptInjectionFinding {
   category: string;
@@ -16,7 +18,7 @@ export default defineDetector({
     id: 'prompt-injection',
     version: '1.0.0',
     description:
-      'Pattern screen for instructions aimed at an AI agent in retrieved content, prompts and tool arguments.',
+      'Learned scorer and pattern screen for instructions aimed at an AI agent in retrieved content, prompts and tool arguments.',
     surfaces: ['agent_content', 'agent_action', 'agent_tool_call'],
     flags: {
       'agent:injected_instructions': { description: 'Instruction-override or tool-hijack wording aimed at the agent.' },
@@ -30,26 +32,36 @@ export default defineDetector({
     },
     timeoutMs: 2_000,
   },
-  deps: {},
-  create: () => ({
-    detect(ctx) {
-      const inputs = ctx.texts ?? (ctx.text !== undefined ? { content: ctx.text } : {});
-      const findings: PromptInjectionFinding[] = [];
-      let severity: 'none' | 'low' | 'high' = 'none';
-      for (const [field, text] of Object.entries(inputs)) {
-        const result = screenText(text);
-        if (result.severity === 'high' || (result.severity === 'low' && severity === 'none'))
-          severity = result.severity;
-        for (const f of result.findings as InjectionFinding[]) findings.push({ ...f, field });
-      }
-      return {
-        findings: findings.map((f) => ({
-          flag: f.flag,
-          detail: `${f.category}: "${f.marker}"`,
-          evidence: { category: f.category, marker: f.marker, severity: f.severity, field: f.field },
-        })),
-        data: { severity, findings },
-      };
-    },
-  }),
+  deps: { rules: InjectionRules },
+  create: ({ deps }) => {
+    const { model, sha256 } = shippedModel();
+    // Thresholds mean something only for the weights they were picked on: a retrained model needs new ones.
+    if (deps.rules.model_sha256 !== sha256) {
+      throw new Error(
+        `rules/injection.json: thresholds were chosen for model ${deps.rules.model_sha256.slice(0, 12)}…, the shipped model is ${sha256.slice(0, 12)}…; run npm run train:injection`,
+      );
+    }
+    const learned: LearnedScreen = { model, thresholds: deps.rules.thresholds };
+    return {
+      detect(ctx) {
+        const inputs = ctx.texts ?? (ctx.text !== undefined ? { content: ctx.text } : {});
+        const findings: PromptInjectionFinding[] = [];
+        let severity: 'none' | 'low' | 'high' = 'none';
+        for (const [field, text] of Object.entries(inputs)) {
+          const result = screenText(text, { learned });
+          if (result.severity === 'high' || (result.severity === 'low' && severity === 'none'))
+            severity = result.severity;
+          for (const f of result.findings as InjectionFinding[]) findings.push({ ...f, field });
+        }
+        return {
+          findings: findings.map((f) => ({
+            flag: f.flag,
+            detail: `${f.category}: "${f.marker}"`,
+            evidence: { category: f.category, marker: f.marker, severity: f.severity, field: f.field },
+          })),
+          data: { severity, findings },
+        };
+      },
+    };
+  },
 });

@@ -85,6 +85,39 @@ interface Slot {
   cross: boolean;
 }
 
+/**
+ * Han, kana and CJK punctuation-free scripts have no spaces between words, so the tokenizer makes every such character
+ * a token of its own and phrases are matched character by character (gaps count characters). Hangul is written with
+ * spaces and stays word-based.
+ */
+export function isCjk(cp: number): boolean {
+  return (
+    (cp >= 0x4e00 && cp <= 0x9fff) || // CJK unified ideographs
+    (cp >= 0x3400 && cp <= 0x4dbf) || // extension A
+    (cp >= 0xf900 && cp <= 0xfaff) || // compatibility ideographs
+    (cp >= 0x3040 && cp <= 0x30ff) || // hiragana, katakana
+    (cp >= 0x31f0 && cp <= 0x31ff) || // katakana phonetic extensions
+    cp === 0x3005 // 々 (iteration mark)
+  );
+}
+
+/** The token words of one alternative: `_` separates words, and each CJK character is a word of its own. */
+function altWords(alt: string): string[] {
+  const out: string[] = [];
+  for (const part of alt.split('_')) {
+    let run = '';
+    for (const ch of part) {
+      if (isCjk(ch.codePointAt(0)!)) {
+        if (run) out.push(run);
+        run = '';
+        out.push(ch);
+      } else run += ch;
+    }
+    if (run) out.push(run);
+  }
+  return out;
+}
+
 function expandAlternatives(element: string, lexicons: Record<string, string[]>, depth = 0): string[] {
   const out: string[] = [];
   for (const raw of element.split('|')) {
@@ -121,11 +154,9 @@ export function compile(
       const alts = [...new Set(expandAlternatives(el, lexicons))];
       if (alts.length === 0) throw new Error(`pattern ${def.id}: element ${i} is empty`);
       const lastElement = i === def.seq.length - 1;
-      const next = lastElement
-        ? -1
-        : states + alts.reduce((a, alt) => a + alt.split('_').filter(Boolean).length - 1, 0);
+      const next = lastElement ? -1 : states + alts.reduce((a, alt) => a + altWords(alt).length - 1, 0);
       for (const alt of alts) {
-        const words = alt.split('_').filter((x) => x.length > 0);
+        const words = altWords(alt);
         let read = entry;
         words.forEach((w, j) => {
           const lastWord = j === words.length - 1;
@@ -402,7 +433,12 @@ export function tokenize(text: string, fillers: Set<string>, meter?: Meter): Tok
       i++;
       continue;
     }
-    if ((c === 0x2e || c === 0x21 || c === 0x3f || c === 0x3b) && (i + 1 >= n || isSpace(text.charCodeAt(i + 1)))) {
+    if (
+      ((c === 0x2e || c === 0x21 || c === 0x3f || c === 0x3b) &&
+        (i + 1 >= n || isSpace(text.charCodeAt(i + 1)) || isCjk(text.charCodeAt(i + 1)))) ||
+      c === 0x3002 || // 。 ideographic full stop (CJK sentences end without a space)
+      c === 0xff61
+    ) {
       sent++;
       pos = 0;
       i++;
@@ -433,6 +469,11 @@ export function tokenize(text: string, fillers: Set<string>, meter?: Meter): Tok
       i += cp > 0xffff ? 2 : 1;
       continue;
     }
+    if (cp >= 0x3005 && isCjk(cp)) {
+      push(text[i]!, i, i + 1);
+      i++;
+      continue;
+    }
     const start = i;
     let word = '';
     let chunk = i;
@@ -445,6 +486,8 @@ export function tokenize(text: string, fillers: Set<string>, meter?: Meter): Tok
         continue;
       }
       if (d < 65536 && t[d] === 1) {
+        // A CJK character ends a Latin run written against it ("AI助手"): it is a token of its own.
+        if (d >= 0x3005 && isCjk(d)) break;
         plain = false;
         i++;
         continue;

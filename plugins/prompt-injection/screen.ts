@@ -1,6 +1,7 @@
 import { compile, type Meter, type PatternDef, type Token, tokenize } from './matcher.ts';
 import { normalize, type Segment } from './normalize.ts';
 import patternFile from './patterns.json' with { type: 'json' };
+import { categoryOf, type ScorerModel, scoreSegment, sigmoid } from './scorer/model.ts';
 
 export type InjectionCategory = string;
 
@@ -106,6 +107,54 @@ const CUE_RULE: CueRule = file.cueRule ?? { minFamilies: Number.POSITIVE_INFINIT
 const NEGATORS = new Set(file.negators);
 const NEGATABLE = new Set(file.negatableCategories);
 
+/** Override verbs of every language (single words), and the Chinese/Japanese ones (matched in the text). */
+const OVERRIDE_LEXICONS = ['ignore', 'ignoreDe', 'ignoreFr', 'ignoreEs', 'ignorePt'];
+const OVERRIDE_VERBS = new Set(
+  OVERRIDE_LEXICONS.flatMap((l) => file.lexicons[l] ?? []).filter((w) => !w.includes('_')),
+);
+const OVERRIDE_CJK = [...(file.lexicons.ignoreZh ?? []), ...(file.lexicons.ignoreJa ?? [])];
+const CJK_NEGATORS = new Set(file.negators.filter((w) => w.length === 1 && w.charCodeAt(0) >= 0x3000));
+
+/**
+ * Spans where an override verb is negated ("do not ignore the safety instructions", "N'ignorez pas", "不要忽略"):
+ * advice, not an attack. The learned layer reads the segment with these spans blanked, as the pattern layer drops
+ * negated matches. Linear: a fixed look-around per token and per CJK negator.
+ */
+function negatedOverrides(text: string, tokens: Token[]): { start: number; end: number }[] {
+  const out: { start: number; end: number }[] = [];
+  const sentenceEnd = (k: number, limit: number) => {
+    let e = k;
+    while (e + 1 < tokens.length && e < limit && tokens[e + 1]!.sent === tokens[k]!.sent) e++;
+    return tokens[e]!.end;
+  };
+  for (let k = 0; k < tokens.length; k++) {
+    const w = tokens[k]!.w;
+    let verb = -1;
+    if (NEGATORS.has(w)) {
+      for (let j = k + 1; j <= k + 2 && j < tokens.length && tokens[j]!.sent === tokens[k]!.sent; j++) {
+        if (OVERRIDE_VERBS.has(tokens[j]!.w)) verb = j;
+      }
+    } else if (OVERRIDE_VERBS.has(w) || (w.length > 2 && w[0] === 'n' && OVERRIDE_VERBS.has(w.slice(1)))) {
+      // "ignorez pas", "ignoriere nicht", and French elision "n'ignorez" (the tokenizer drops the apostrophe).
+      const next = tokens[k + 1];
+      if (!OVERRIDE_VERBS.has(w) || (next && next.sent === tokens[k]!.sent && NEGATORS.has(next.w))) verb = k;
+    }
+    if (verb >= 0) out.push({ start: tokens[k]!.start, end: sentenceEnd(verb, verb + 4) });
+  }
+  for (let i = 0; i < text.length; i++) {
+    if (!CJK_NEGATORS.has(text[i]!)) continue;
+    for (let d = 1; d <= 2; d++) {
+      const at = i + d;
+      const hit = OVERRIDE_CJK.find((v) => text.startsWith(v, at));
+      if (hit) {
+        out.push({ start: i, end: Math.min(text.length, at + hit.length + 8) });
+        break;
+      }
+    }
+  }
+  return out;
+}
+
 /** "Never share your password" is advice, not a lure: a negator right before the phrase cancels it. */
 function negated(tokens: Token[], start: number): boolean {
   const first = tokens[start]!;
@@ -131,6 +180,9 @@ const STOPWORDS = new Set([...expandWords(file.structure.stopwords), ...file.fil
 interface Hit {
   /** Index of the first token, for locality. */
   tok: number;
+  /** Character offsets of the marker in its segment. */
+  start: number;
+  end: number;
   category: string;
   patternId: string;
   weight: number;
@@ -245,7 +297,7 @@ function foreignTaskLines(
   tokens: Token[],
   visibleCounts: () => Map<string, number>,
   meter?: Meter,
-): { text: string; tok: number }[] {
+): { text: string; tok: number; start: number; end: number }[] {
   if (tokens.length === 0) return [];
   const lines: [number, number][] = [];
   let from = 0;
@@ -268,7 +320,7 @@ function foreignTaskLines(
   if (candidates.length === 0 || candidates.length > 2) return [];
   if (!seg.hidden && docTokens < 12) return [];
   const counts = seg.hidden ? visibleCounts() : stemCounts(tokens, meter);
-  const out: { text: string; tok: number }[] = [];
+  const out: { text: string; tok: number; start: number; end: number }[] = [];
   for (const c of candidates) {
     {
       const own = new Map<string, number>();
@@ -283,18 +335,44 @@ function foreignTaskLines(
       if (meter) meter.steps += c.to - c.from;
       if (own.size === 0 || shared > 0) continue;
     }
-    out.push({ text: seg.text.slice(tokens[c.from]!.start, tokens[c.to - 1]!.end + 1), tok: c.from });
+    const start = tokens[c.from]!.start;
+    const end = tokens[c.to - 1]!.end + 1;
+    out.push({ text: seg.text.slice(start, end), tok: c.from, start, end });
   }
   return out;
 }
 
 // ---------------------------------------------------------------------------------------------------------------
 
+/** The learned scorer and the probabilities (rules/injection.json) at which its best window becomes a finding. */
+export interface LearnedScreen {
+  model: ScorerModel;
+  thresholds: { approval_required: number; block: number };
+}
+
 export interface ScreenOptions {
   /** Counts elementary steps (tokens, automaton transitions, line checks) for the linearity test. */
   meter?: Meter;
-  /** Filled with every phrase hit and the best window score per category (for tuning and tests). */
-  explain?: { scores?: Record<string, number>; hits?: string[] };
+  /** The learned layer; without it the screen is the pattern layer alone. */
+  learned?: LearnedScreen;
+  /** Filled with every phrase hit, the best window score per category and the model's best window per segment. */
+  explain?: {
+    scores?: Record<string, number>;
+    hits?: string[];
+    model?: { segment: number; p: number; marker: string }[];
+  };
+}
+
+/** Flags of model categories the pattern file does not name (the category head may use the data's own names). */
+const MODEL_CATEGORY_FLAGS: Record<string, string> = {
+  exfiltration: 'agent:credential_lure_for_agents',
+  data_exfiltration: 'agent:credential_lure_for_agents',
+  credential_theft: 'agent:credential_lure_for_agents',
+  code_execution: 'agent:unsafe_execution_lure',
+};
+
+function flagOfCategory(category: string): string {
+  return categories[category]?.flag ?? MODEL_CATEGORY_FLAGS[category] ?? 'agent:injected_instructions';
 }
 
 const rank = { none: 0, low: 1, high: 2 } as const;
@@ -303,6 +381,7 @@ export function screenText(text: string, options: ScreenOptions = {}): ScreenRes
   const meter = options.meter;
   const norm = normalize(text, meter);
   const hits: Hit[] = [];
+  const negatedSpans: { segment: number; start: number; end: number }[] = [];
   const segs = norm.segments;
   const multiplier: number[] = [];
   const addressedSeg: boolean[] = [];
@@ -316,16 +395,29 @@ export function screenText(text: string, options: ScreenOptions = {}): ScreenRes
   };
   segs.forEach((seg, si) => {
     const tokens = tokenize(seg.text, compiled.fillers, meter);
+    if (options.learned) for (const n of negatedOverrides(seg.text, tokens)) negatedSpans.push({ segment: si, ...n });
     segTokens[si] = tokens.length;
     if (!seg.hidden && si === 0) visibleTokens = tokens;
     const matches = compiled.match(tokens, meter);
     let addressed = false;
     for (const m of matches) {
       const def = compiled.patterns[m.pattern]!;
-      if (NEGATABLE.has(def.category) && negated(tokens, m.startTok)) continue;
+      if (NEGATABLE.has(def.category) && negated(tokens, m.startTok)) {
+        // Kept for the learned layer: advice against an override ("never ignore the safety instructions") is not
+        // evidence for it either.
+        const from = tokens[Math.max(0, m.startTok - 2)]!;
+        negatedSpans.push({
+          segment: si,
+          start: from.sent === tokens[m.startTok]!.sent ? from.start : tokens[m.startTok]!.start,
+          end: tokens[m.endTok]!.end,
+        });
+        continue;
+      }
       if (def.category === 'agent_address') addressed = true;
       hits.push({
         tok: m.startTok,
+        start: tokens[m.startTok]!.start,
+        end: tokens[m.endTok]!.end,
         category: def.category,
         patternId: def.id,
         weight: def.weight ?? 1,
@@ -338,6 +430,8 @@ export function screenText(text: string, options: ScreenOptions = {}): ScreenRes
     for (const line of foreignTaskLines(seg, tokens, visibleCounts, meter)) {
       hits.push({
         tok: line.tok,
+        start: line.start,
+        end: line.end,
         category: 'task_injection',
         patternId: 'structure.foreign_task_line',
         weight: 1,
@@ -441,6 +535,65 @@ export function screenText(text: string, options: ScreenOptions = {}): ScreenRes
       });
     }
   }
+  // The learned layer: the best window of each segment, a finding when its probability reaches a threshold. A
+  // pattern finding of at least the same severity inside that window already explains it; otherwise the window is
+  // the marker, named by the strongest pattern category inside it or else by the category head.
+  const modelWindows: { segment: number; p: number; marker: string }[] = [];
+  if (options.learned) {
+    const { model, thresholds } = options.learned;
+    const negatedBySegment = new Map<number, { start: number; end: number }[]>();
+    for (const n of negatedSpans) {
+      const list = negatedBySegment.get(n.segment) ?? [];
+      list.push(n);
+      negatedBySegment.set(n.segment, list);
+    }
+    segs.forEach((seg, si) => {
+      let text = seg.text;
+      const negatedHere = negatedBySegment.get(si);
+      if (negatedHere) {
+        // The negated phrases are blanked (same length, so offsets hold) before the model reads the segment.
+        const chars = text.split('');
+        for (const n of negatedHere) for (let k = n.start; k < n.end; k++) chars[k] = ' ';
+        text = chars.join('');
+        if (meter) meter.steps += text.length;
+      }
+      const best = scoreSegment(model, text, meter).best;
+      if (!best) return;
+      const p = sigmoid(best.z);
+      const marker = seg.text.slice(best.start, best.end).replace(/\s+/g, ' ').trim();
+      modelWindows.push({ segment: si, p, marker });
+      if (p < thresholds.approval_required) return;
+      const severity = p >= thresholds.block ? 'high' : 'low';
+      let patternCategory: string | undefined;
+      let patternSeverity: ScreenResult['severity'] = 'none';
+      for (const h of hits) {
+        if (h.segment !== si || !fired.has(h.category) || h.end <= best.start || h.start >= best.end) continue;
+        const sev = categories[h.category]!.severity;
+        if (rank[sev] > rank[patternSeverity]) {
+          patternCategory = h.category;
+          patternSeverity = sev;
+        }
+      }
+      if (patternCategory && rank[patternSeverity] >= rank[severity]) return;
+      const category = patternCategory ?? categoryOf(model, seg.text, best)?.category ?? 'instruction_override';
+      add({
+        category,
+        marker,
+        flag: flagOfCategory(category),
+        severity,
+        ...(seg.hidden ? { hidden: true } : {}),
+      });
+      if (seg.hidden) {
+        add({
+          category: 'hidden_text',
+          marker: shortMarker(`${seg.via ?? 'hidden'}: ${marker}`),
+          flag: categories.hidden_text!.flag,
+          severity: severity === 'low' ? 'low' : categories.hidden_text!.severity,
+          hidden: true,
+        });
+      }
+    });
+  }
   const hiddenCat = categories.hidden_text!;
   if (norm.interleavedZeroWidth >= 8 && findings.length > 0) {
     add({
@@ -469,6 +622,7 @@ export function screenText(text: string, options: ScreenOptions = {}): ScreenRes
     options.explain.hits = hits.map(
       (h) => `${h.patternId} ${h.weight}x${multiplier[h.segment]}: ${shortMarker(h.marker)}`,
     );
+    options.explain.model = modelWindows;
   }
   return { findings, severity };
 }

@@ -1,0 +1,75 @@
+/**
+ * Windows for the learned scorer. An injection is usually one or two sentences inside a longer benign document, and
+ * a linear model scored over the whole document would drown it in ordinary text. So a segment is cut into units
+ * (lines and sentences; a unit longer than MAX_WINDOW is cut at a space), and the scorer looks at every unit alone
+ * and at the longest run of consecutive units starting at each unit that fits in MAX_WINDOW characters. The screen
+ * takes the best window; its span is the finding's marker. The number of windows is at most twice the number of
+ * units, so the work stays linear in the text.
+ */
+
+export const MAX_WINDOW = 400;
+/** Shorter single units ("OK.", "Menu") say too little to be scored alone; they still count inside runs. */
+export const MIN_UNIT = 24;
+
+export interface Span {
+  start: number;
+  end: number;
+}
+
+const isSpace = (c: number) => c === 0x20 || c === 0x0a || c === 0x09 || c === 0x0d;
+
+/** Lines and sentences of `text`, trimmed, in order, none longer than MAX_WINDOW. */
+export function units(text: string): Span[] {
+  const out: Span[] = [];
+  const n = text.length;
+  const push = (a: number, b: number) => {
+    while (a < b && isSpace(text.charCodeAt(a))) a++;
+    while (b > a && isSpace(text.charCodeAt(b - 1))) b--;
+    while (b - a > MAX_WINDOW) {
+      let cut = a + MAX_WINDOW;
+      while (cut > a + MAX_WINDOW / 2 && !isSpace(text.charCodeAt(cut))) cut--;
+      if (cut <= a + MAX_WINDOW / 2) cut = a + MAX_WINDOW;
+      let e = cut;
+      while (e > a && isSpace(text.charCodeAt(e - 1))) e--;
+      out.push({ start: a, end: e });
+      a = cut;
+      while (a < b && isSpace(text.charCodeAt(a))) a++;
+    }
+    if (b > a) out.push({ start: a, end: b });
+  };
+  let from = 0;
+  for (let i = 0; i < n; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x0a) {
+      push(from, i);
+      from = i + 1;
+    } else if (c === 0x3002 || c === 0xff01 || c === 0xff1f) {
+      // 。！？ end a Chinese or Japanese sentence without a following space.
+      push(from, i + 1);
+      from = i + 1;
+    } else if (
+      (c === 0x2e || c === 0x21 || c === 0x3f || c === 0x3b) &&
+      (i + 1 >= n || isSpace(text.charCodeAt(i + 1)))
+    ) {
+      push(from, i + 1);
+      from = i + 1;
+    }
+  }
+  push(from, n);
+  return out;
+}
+
+/**
+ * The windows of a list of units: each unit of at least MIN_UNIT characters, and from each unit the longest run of
+ * units that fits in MAX_WINDOW characters (when longer than the unit itself). Calls `visit(i, j)` with the first
+ * and last unit of each window.
+ */
+export function forEachWindow(us: readonly Span[], visit: (first: number, last: number) => void): void {
+  let j = 0;
+  for (let i = 0; i < us.length; i++) {
+    if (j < i) j = i;
+    while (j + 1 < us.length && us[j + 1]!.end - us[i]!.start <= MAX_WINDOW) j++;
+    if (us[i]!.end - us[i]!.start >= MIN_UNIT || j === i) visit(i, i);
+    if (j > i) visit(i, j);
+  }
+}

@@ -1,0 +1,56 @@
+// Every source of the build, in the order that decides which copy of a duplicate text is kept.
+import type { Source } from '../source.ts';
+import { syntheticBenign, syntheticDirect, syntheticIndirect, syntheticObfuscated } from '../synthetic.ts';
+import { syntheticParaphrases, syntheticPrompts, syntheticToolOutputs } from '../synthetic-extra.ts';
+import {
+  deepsetInjections,
+  gptfuzz,
+  greshakePuzzles,
+  jailbreakBench,
+  pallms,
+  promptmap,
+  taksec,
+} from './attack-repos.ts';
+import { articlePages, awesomePrompts, promptsZh, selfInstruct, tldr, webPages } from './benign-repos.ts';
+import {
+  basedCooking,
+  codeFiles,
+  emailFixtures,
+  emailReplies,
+  fuzzyBenign,
+  nodejsSite,
+  reactDocsSources,
+} from './docs-repos.ts';
+
+export const SOURCES: Source[] = [
+  // benign, from public repositories
+  tldr,
+  awesomePrompts,
+  promptsZh,
+  selfInstruct,
+  articlePages,
+  webPages,
+  ...reactDocsSources,
+  nodejsSite,
+  basedCooking,
+  emailFixtures,
+  emailReplies,
+  fuzzyBenign,
+  codeFiles,
+  // attacks, from public repositories
+  gptfuzz,
+  taksec,
+  promptmap,
+  greshakePuzzles,
+  deepsetInjections,
+  pallms,
+  jailbreakBench,
+  // generated in this repository
+  syntheticDirect,
+  syntheticObfuscated,
+  syntheticIndirect,
+  syntheticBenign,
+  syntheticToolOutputs,
+  syntheticPrompts,
+  syntheticParaphrases,
+];

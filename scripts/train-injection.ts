@@ -1,0 +1,84 @@
+/**
+ * `npm run train:injection`: trains the learned injection scorer on data/injection/build/{train,validation}.jsonl
+ * (built by `npm run data:injection`), writes plugins/prompt-injection/model.bin and the thresholds picked on the
+ * validation split into rules/injection.json, and prints the validation tables. The test split is not read here.
+ *
+ * Options: --bits N (log2 buckets, default 20), --rounds N (mining rounds), --epochs N (per round), --lambdas a,b, --seed N, --data DIR, --dry-run (train and
+ * print, write nothing), --out FILE (also write the weights there, for experiments).
+ */
+import { createHash } from 'node:crypto';
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { ROOT_DIR } from '../core/config.ts';
+import { formatTable, sourceTable, type TrainRecord, train } from '../plugins/prompt-injection/scorer/train.ts';
+
+const args = process.argv.slice(2);
+const opt = (name: string): string | undefined => {
+  const i = args.indexOf(name);
+  return i >= 0 ? args[i + 1] : undefined;
+};
+const dataDir = path.resolve(opt('--data') ?? path.join(ROOT_DIR, 'data', 'injection', 'build'));
+const dryRun = args.includes('--dry-run');
+
+function readJsonl(file: string): { records: TrainRecord[]; sha256: string } {
+  const raw = readFileSync(file);
+  const records = raw
+    .toString('utf8')
+    .split('\n')
+    .filter((l) => l.trim().length > 0)
+    .map((l) => JSON.parse(l) as TrainRecord);
+  return { records, sha256: createHash('sha256').update(raw).digest('hex') };
+}
+
+const trainSet = readJsonl(path.join(dataDir, 'train.jsonl'));
+const validationSet = readJsonl(path.join(dataDir, 'validation.jsonl'));
+console.log(`train: ${trainSet.records.length} records, validation: ${validationSet.records.length} records`);
+
+const started = performance.now();
+const result = train(trainSet.records, validationSet.records, {
+  ...(opt('--bits') ? { bits: Number(opt('--bits')) } : {}),
+  ...(opt('--epochs') ? { epochs: Number(opt('--epochs')) } : {}),
+  ...(opt('--rounds') ? { rounds: Number(opt('--rounds')) } : {}),
+  ...(opt('--lambdas') ? { lambdas: opt('--lambdas')!.split(',').map(Number) } : {}),
+  ...(opt('--seed') ? { seed: Number(opt('--seed')) } : {}),
+  provenance: {
+    train_sha256: trainSet.sha256,
+    validation_sha256: validationSet.sha256,
+    train_records: trainSet.records.length,
+    validation_records: validationSet.records.length,
+  },
+  log: (line) => console.log(line),
+});
+console.log(`trained in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+const { approval, block } = result.thresholds;
+const modelSha = createHash('sha256').update(result.model).digest('hex');
+console.log(
+  `\nchosen: lambda ${result.chosen.lambda}, epoch ${result.chosen.epoch}; thresholds approval_required ${approval}, block ${block}`,
+);
+console.log(`model: ${(result.model.length / 1024 / 1024).toFixed(2)} MB, sha256 ${modelSha}\n`);
+console.log('validation, per source (model alone, best window):\n');
+console.log(formatTable(result.validation));
+const probs = result.validationProbs;
+console.log('\nvalidation, per language:\n');
+console.log(
+  formatTable(
+    sourceTable(
+      validationSet.records.map((r) => ({ source: r.lang ?? '?', label: r.label })),
+      probs,
+      result.thresholds,
+    ),
+  ),
+);
+
+if (opt('--out')) writeFileSync(path.resolve(opt('--out')!), result.model);
+if (!dryRun) {
+  writeFileSync(path.join(ROOT_DIR, 'plugins', 'prompt-injection', 'model.bin'), result.model);
+  const rules = {
+    $comment:
+      'Thresholds of the learned injection scorer: probability of the best window at which the screen asks for approval (severity low) or blocks (high). Picked on the validation split by npm run train:injection for the model named by model_sha256.',
+    model_sha256: modelSha,
+    thresholds: { approval_required: approval, block },
+  };
+  writeFileSync(path.join(ROOT_DIR, 'rules', 'injection.json'), `${JSON.stringify(rules, null, 2)}\n`);
+  console.log('\nwrote plugins/prompt-injection/model.bin and rules/injection.json');
+}
