@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import type { ScanEvidence } from '../../core/scan/evidence.ts';
 import { pageCues } from '../../core/scan/page-cues.ts';
 import { brandTokensIn, lookalikeBrandTokensIn } from '../../core/url/brand-matching/brand-tokens.ts';
 import { editReadsAsToken, singleEditBetween, skeleton } from '../../core/url/brand-matching/confusables.ts';
@@ -250,15 +251,35 @@ describe('brand plugin on scans', () => {
 });
 
 describe('pageImpersonation', () => {
-  const page = (title: string, password = true) => ({ title, password_field: password, text: '' });
-  const on = (url: string, title: string, password = true) =>
-    pageImpersonation(parseTarget(url), page(title, password), brands).map((p) => p.brand);
+  /** A fetched page as the evidence carries it (no browser), so the page-identity reader runs on real HTML. */
+  const evidenceOf = (url: string, html: string) =>
+    ({
+      target: parseTarget(url),
+      page: { hops: [], final: { url, status: 200, headers: {}, body: html } },
+      browser: { degraded: true, hops: [], behaviors: {} },
+    }) as unknown as ScanEvidence;
+  const login = (title: string, password = true, extra = '') =>
+    `<html><head><title>${title}</title></head><body>${extra}<form method="post" action="/next.php">` +
+    `<input type="email" name="email"><input type="${password ? 'password' : 'text'}" name="${password ? 'pass' : 'q'}">` +
+    '<button>Continue</button></form></body></html>';
+  const on = (url: string, title: string, password = true, extra = '') =>
+    pageImpersonation(evidenceOf(url, login(title, password, extra)), brands).map((p) => p.brand);
 
-  it('needs the brand in the title and a password field, off the brand', () => {
+  it('needs the brand named where the page names itself and a credential field, off the brand', () => {
     assert.deepEqual(on('https://mailbox-quota-center.com/', 'PayPal: Confirm your account'), ['paypal']);
     assert.deepEqual(on('https://mailbox-quota-center.com/', 'PayPal: Confirm your account', false), []);
     assert.deepEqual(on('https://www.paypal.com/signin', 'PayPal: Log in'), []);
     assert.deepEqual(on('https://x.example/', 'Bank of America | Online Banking'), ['bankofamerica']);
+    assert.deepEqual(on('https://pro-desk-81.gitbook.io/', 'Coinbase Pro Login'), ['coinbase']);
+    assert.deepEqual(on('https://x.example/', 'Facebook Security – Your Page Will Be Deactivated Soon'), ['facebook']);
+  });
+
+  it('reads logos, headings and copyright lines, and brands only the page names (page-identities.json)', () => {
+    const extra = '<img src="/img/coinbase-logo.svg" alt="logo"><h1>Sign in to Coinbase</h1><p>© 2024 Coinbase</p>';
+    assert.deepEqual(on('https://docs-7781.gitbook.io/', 'Login', true, extra), ['coinbase']);
+    assert.deepEqual(on('https://maple-dental.com/', 'Sign in', true, '<h2>Вход в Яндекс ID</h2><p>© Яндекс</p>'), [
+      'yandex',
+    ]);
   });
 
   it('leaves sites offering a brand login, naming themselves, or using everyday brand words alone', () => {
@@ -266,5 +287,6 @@ describe('pageImpersonation', () => {
     assert.deepEqual(on('https://quillmere-studio.com/', 'Quillmere Studio: Microsoft 365 partner login'), []);
     assert.deepEqual(on('https://x.example/', 'Chase your goals - member login'), []);
     assert.deepEqual(on('https://x.example/', 'Steam cleaning staff portal'), []);
+    assert.deepEqual(on('https://news.example/', 'Google and Apple face new rules', false, '<h1>Google</h1>'), []);
   });
 });

@@ -1,6 +1,5 @@
 import { type DetectorOutput, defineDetector, type Finding } from '../../core/detector.ts';
 import type { ScanEvidence } from '../../core/scan/evidence.ts';
-import { pageCues } from '../../core/scan/page-cues.ts';
 import { findImpersonation, type ImpersonationHit } from '../../core/url/brand-matching/impersonation.ts';
 import { BrandCatalog } from '../../core/url/catalogs.ts';
 import { ctSiblingImpersonation, type SiblingImpersonation } from './ct-siblings.ts';
@@ -21,7 +20,7 @@ function describe(hit: ImpersonationHit, site: string): string {
 }
 
 function describePage(hit: PageImpersonation, site: string): string {
-  return `The page is titled "${hit.title}" and asks for a password on ${site}, which ${hit.brand_name} does not own`;
+  return `The page presents itself as ${hit.brand_name} (${hit.cues.join(', ').replaceAll('_', ' ')}${hit.title ? `; titled "${hit.title.slice(0, 80)}"` : ''}) and asks for ${hit.credential_kinds.join(', ').replaceAll('_', ' ') || 'a sign-in'} on ${site}, which ${hit.brand_name} does not own`;
 }
 
 function describeSibling(s: SiblingImpersonation, host: string): string {
@@ -46,9 +45,7 @@ function siblingFindings(siblings: readonly SiblingImpersonation[], host: string
 function detectScan(evidence: ScanEvidence, brands: BrandCatalog): DetectorOutput {
   const { target } = evidence;
   const lexical = findImpersonation(target, brands);
-  const page = pageImpersonation(target, pageCues(evidence), brands).filter(
-    (p) => !lexical.some((h) => h.brand === p.brand),
-  );
+  const page = pageImpersonation(evidence, brands).filter((p) => !lexical.some((h) => h.brand === p.brand));
   const siblings = ctSiblingImpersonation(evidence, brands);
   const lines = [...lexical.map((h) => describe(h, target.site)), ...page.map((p) => describePage(p, target.site))];
   return {
@@ -83,7 +80,8 @@ export default defineDetector({
       },
     },
     bestEffort: true,
-    timeoutMs: 1_000,
+    // Page identity parses the page (shared with `content` through one cached page view): same budget as content.
+    timeoutMs: 2_000,
   },
   deps: { brands: BrandCatalog },
   create: ({ deps }) => ({

@@ -3,8 +3,8 @@
 // bounded, sticky regex, so a hostile page costs time proportional to its (capped) length.
 import { decodeHTML, decodeHTMLAttribute } from 'entities';
 
-/** Pages are judged on their first 200 KB: lures sit near the top and kits are small. */
-export const MAX_HTML_CHARS = 200_000;
+/** Pages are judged on their first 1 MB (the fetcher's body cap): kits inline megabytes of CSS before the form. */
+export const MAX_HTML_CHARS = 1_000_000;
 /** A longer tag is garbage or an attack; it is skipped, not parsed. */
 const MAX_TAG_CHARS = 4096;
 const MAX_TEXT_CHARS = 100_000;
@@ -43,6 +43,16 @@ export interface HtmlDocument {
   /** `src` of external scripts and iframes: vendor challenges load from known hosts. */
   resourceUrls: string[];
   metaRefresh?: string;
+  /** Text of `<h1>`–`<h3>` elements, in order (≤ 40): where a page names itself ("Sign in to Acme"). */
+  headings: string[];
+  /** `<meta>` values by `property` or `name`, lower-cased keys (`og:site_name`, `application-name`, `og:title`). */
+  meta: Record<string, string>;
+  /** `<img>` sources and alt texts (≤ 200): logos name the brand a page presents. */
+  images: { src: string; alt: string }[];
+  /** `<link rel="…icon…">` hrefs. */
+  icons: string[];
+  /** Text of buttons and submit inputs, inside or outside forms (≤ 200). */
+  buttons: string[];
 }
 
 /** Elements whose content is not markup: their text is read raw up to the matching close tag. */
@@ -92,7 +102,13 @@ class DocumentBuilder {
     looseFields: [],
     inlineScripts: [],
     resourceUrls: [],
+    headings: [],
+    meta: {},
+    images: [],
+    icons: [],
+    buttons: [],
   };
+  private heading?: number;
   private readonly text: string[] = [];
   private textLength = 0;
   private form?: HtmlForm;
@@ -148,6 +164,18 @@ class DocumentBuilder {
         break;
       case 'img':
         if (attrs.alt) this.addText(attrs.alt);
+        if (this.doc.images.length < MAX_ITEMS && (attrs.src || attrs.alt)) {
+          this.doc.images.push({ src: (attrs.src ?? '').slice(0, 512), alt: attrs.alt ?? '' });
+        }
+        break;
+      case 'h1':
+      case 'h2':
+      case 'h3':
+        this.heading = this.text.length;
+        break;
+      case 'link':
+        if (/\bicon\b/i.test(attrs.rel ?? '') && attrs.href && this.doc.icons.length < 10)
+          this.doc.icons.push(attrs.href);
         break;
       case 'iframe':
       case 'script':
@@ -155,6 +183,12 @@ class DocumentBuilder {
         break;
       case 'meta':
         if (attrs['http-equiv']?.toLowerCase() === 'refresh' && attrs.content) this.doc.metaRefresh ??= attrs.content;
+        {
+          const key = (attrs.property ?? attrs.name ?? '').toLowerCase();
+          if (key && attrs.content && Object.keys(this.doc.meta).length < 100 && !(key in this.doc.meta)) {
+            this.doc.meta[key] = collapse(attrs.content).slice(0, 300);
+          }
+        }
         break;
     }
   }
@@ -162,6 +196,7 @@ class DocumentBuilder {
   private addField(tag: FormField['tag'], attrs: Record<string, string>): void {
     const type = (attrs.type ?? (tag === 'input' ? 'text' : tag)).toLowerCase();
     if (tag === 'input' && (type === 'submit' || type === 'button' || type === 'image')) {
+      if (attrs.value && this.doc.buttons.length < MAX_ITEMS) this.doc.buttons.push(collapse(attrs.value));
       if (this.form && attrs.value) this.form.submitText = collapse(`${this.form.submitText} ${attrs.value}`);
       return;
     }
@@ -174,7 +209,20 @@ class DocumentBuilder {
   }
 
   closeTag(name: string): void {
+    if (name === 'button' && this.doc.buttons.length < MAX_ITEMS) {
+      const text = this.textSince(this.lastButtonStart);
+      if (text) this.doc.buttons.push(text.slice(0, 200));
+    }
     switch (name) {
+      case 'h1':
+      case 'h2':
+      case 'h3':
+        if (this.heading !== undefined && this.doc.headings.length < 40) {
+          const text = this.textSince(this.heading).slice(0, 300);
+          if (text) this.doc.headings.push(text);
+        }
+        this.heading = undefined;
+        break;
       case 'a':
       case 'button':
         if (this.link) {

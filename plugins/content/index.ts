@@ -3,10 +3,14 @@ import { brandOwning } from '../../core/url/brand-matching/ownership.ts';
 import { BrandCatalog, HostingCatalog } from '../../core/url/catalogs.ts';
 import { credentialFunnel, hasTextEntry } from './credential-fields.ts';
 import { assessGate, isHoldingPage } from './evasion-gate.ts';
+import { KIT_FLAGS, kitSignals } from './kit-signals.ts';
 import { assessLures } from './lure-assessment.ts';
 import { offsiteCredentialCtas, pageSurface } from './offsite-cta.ts';
 import { pageViewOf } from './page-view.ts';
 import { findVendorChallenge, type VendorChallenge } from './vendor-challenges.ts';
+
+const BRAND_CREDENTIAL_HARVEST = 'content:brand_credential_harvest';
+const FREE_HOSTING_CREDENTIAL_FORM = 'content:free_hosting_credential_form';
 
 const FLAGS = {
   documentShare: 'content:document_share_lure',
@@ -28,7 +32,7 @@ function quoted(phrases: readonly string[]): string {
 export default defineDetector({
   meta: {
     id: 'content',
-    version: '1.0.0',
+    version: '1.1.0',
     description:
       'What the page itself says and does: lure wording joined to credential forms, off-site credential calls to action from shared-platform tenants, custom evasion gates and vendor bot challenges. Reads the browser capture when Chromium ran, else the fetched HTML and its inline scripts.',
     surfaces: ['scan'],
@@ -50,6 +54,58 @@ export default defineDetector({
       [FLAGS.streaming]: { description: 'Streaming or subscription wording plus credential-funnel behavior.' },
       [FLAGS.marketplace]: {
         description: 'Marketplace, order, account or payment wording plus credential-funnel behavior.',
+      },
+      // Our own flags (not named by the spec): page evidence a phishing kit carries by itself.
+      [KIT_FLAGS.credentialForm]: {
+        description:
+          'The page asks for a password, one-time code, card, seed phrase, or posts an identity to a sign-in endpoint. Weight 0: it feeds composites.',
+        extension: true,
+      },
+      [KIT_FLAGS.exfilSink]: {
+        description: 'Credentials are sent to a chat bot, webhook or form-to-mail relay instead of a sign-in service.',
+        extension: true,
+      },
+      [KIT_FLAGS.offsitePost]: {
+        description: 'The credential form (or its script) posts to another registrable domain.',
+        extension: true,
+      },
+      [KIT_FLAGS.obfuscated]: {
+        description:
+          'The page hides its markup (a form, or a document.write of a large block) in encoded script literals.',
+        extension: true,
+      },
+      [KIT_FLAGS.accountThreat]: {
+        description:
+          'Account-threat wording (suspended, locked, unusual activity, verify your identity; many languages) with deadline pressure, plus a credential form.',
+        extension: true,
+      },
+      [KIT_FLAGS.investment]: {
+        description:
+          'Investment or crypto return promises (many languages) with a form collecting contact or account details.',
+        extension: true,
+      },
+      [KIT_FLAGS.seedPhrase]: {
+        description: 'The page asks for a wallet recovery phrase or private key.',
+        extension: true,
+      },
+      [KIT_FLAGS.clickFix]: {
+        description:
+          'ClickFix / fake captcha: instructions to open Run (Win+R), a terminal or PowerShell and paste, with a runnable command on the clipboard or on the page.',
+        extension: true,
+      },
+      [KIT_FLAGS.fakeUpdate]: {
+        description: 'Browser, plugin or codec update wording offering an executable or archive download.',
+        extension: true,
+      },
+      [BRAND_CREDENTIAL_HARVEST]: {
+        description: 'Composite: brand impersonation plus a credential form.',
+        composite: true,
+        extension: true,
+      },
+      [FREE_HOSTING_CREDENTIAL_FORM]: {
+        description: 'Composite: a credential form on a free-hosting tenant.',
+        composite: true,
+        extension: true,
       },
     },
     bestEffort: true,
@@ -115,11 +171,15 @@ export default defineDetector({
         });
       }
 
+      const brandOwned = Boolean(brandOwning(page, deps.brands));
+      const kit = kitSignals(view, funnel, brandOwned);
+      findings.push(...kit.findings);
+
       const lures = assessLures({
         view,
         funnel,
         offsiteCtas: ctas,
-        brandOwned: Boolean(brandOwning(page, deps.brands)),
+        brandOwned,
       });
       const credentialWords = funnel.kinds.join(', ') || 'an off-site sign-in';
       if (lures.documentShare.fires) {
@@ -178,6 +238,7 @@ export default defineDetector({
             marketplace_brand_hits: lures.marketplace.brandHits,
             marketplace_brand_path_hits: lures.marketplace.pathHits,
             credential_fields: funnel.kinds,
+            ...kit.data,
           },
         },
       };

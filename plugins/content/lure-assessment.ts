@@ -34,8 +34,22 @@ export interface LureInput {
   brandOwned: boolean;
 }
 
+/** Lure pages are short; on an article-length page only its lead (title, headings, opening text) tells its story. */
+const KIT_PAGE_CHARS = 5_000;
+const LEAD_CHARS = 2_000;
+
+/** The text a lure must be found in: the whole of a kit-sized page, else the page's lead. */
+function lureText(view: PageView): string {
+  if (view.visibleText.length <= KIT_PAGE_CHARS) return normalizeText(`${view.doc.title} . ${view.visibleText}`);
+  return normalizeText(
+    `${view.doc.title} . ${view.doc.headings.slice(0, 10).join(' . ')} . ${view.visibleText.slice(0, LEAD_CHARS)}`,
+  );
+}
+
 export function assessLures({ view, funnel, offsiteCtas, brandOwned }: LureInput): LureAssessment {
-  const text = normalizeText(`${view.doc.title} . ${view.visibleText}`);
+  // A news page's account dialog ("your account has been deleted — restore your account") deep in a long page is
+  // not the page's story; a kit's lure is its whole page.
+  const text = lureText(view);
   const secrets = funnel.harvestsSecrets;
   const anyCredentialForm = secrets || funnel.credential_forms.length > 0;
 

@@ -2,6 +2,7 @@
 // behaviours when Chromium ran, otherwise the fetched HTML of the last hop with its inline scripts read statically.
 import type { ScanEvidence } from '../../core/scan/evidence.ts';
 import { parseTarget, type Target } from '../../core/url/target.ts';
+import { type DecodedMarkup, decodeEncodedMarkup } from './encoded-markup.ts';
 import { type HtmlDocument, MAX_HTML_CHARS, readHtml } from './html-document.ts';
 import { type PageBehaviors, staticBehaviors } from './script-behaviors.ts';
 
@@ -16,6 +17,17 @@ export interface PageView {
   behaviors: PageBehaviors;
   /** The browser's own verdict on a vendor challenge, when it ran. */
   browserVendorChallenge?: string;
+  /** Markup the served page hid in encoded script literals (decoded statically; read into `doc` when no browser). */
+  decoded: DecodedMarkup;
+}
+
+/** The served HTML read with the markup its scripts hide decoded and appended (bounded by MAX_HTML_CHARS). */
+function staticDocument(html: string): { doc: HtmlDocument; decoded: DecodedMarkup } {
+  const plain = readHtml(html);
+  const decoded = decodeEncodedMarkup(plain.inlineScripts, plain.resourceUrls);
+  if (!decoded.html) return { doc: plain, decoded };
+  const room = Math.max(0, MAX_HTML_CHARS - decoded.html.length);
+  return { doc: readHtml(`${html.slice(0, room)}\n${decoded.html}`), decoded };
 }
 
 function targetOf(url: string | undefined, fallback: Target): Target {
@@ -27,12 +39,26 @@ function targetOf(url: string | undefined, fallback: Target): Target {
   }
 }
 
+/** One parse per scan: the `content` and `brand` plugins both read the same evidence object. */
+const views = new WeakMap<ScanEvidence, PageView | undefined>();
+
 export function pageViewOf(evidence: ScanEvidence): PageView | undefined {
+  if (views.has(evidence)) return views.get(evidence);
+  const view = buildPageView(evidence);
+  views.set(evidence, view);
+  return view;
+}
+
+function buildPageView(evidence: ScanEvidence): PageView | undefined {
   const headers = evidence.page.final?.headers ?? {};
   const browser = evidence.browser;
+  const served = evidence.page.final?.body;
   if (!browser.degraded && browser.html) {
     const html = browser.html.slice(0, MAX_HTML_CHARS);
     const doc = readHtml(html);
+    const decoded = served
+      ? staticDocument(served.slice(0, MAX_HTML_CHARS)).decoded
+      : decodeEncodedMarkup(doc.inlineScripts, doc.resourceUrls);
     return {
       source: 'browser',
       page: targetOf(browser.final_url, evidence.target),
@@ -42,12 +68,13 @@ export function pageViewOf(evidence: ScanEvidence): PageView | undefined {
       headers,
       behaviors: { ...browser.behaviors, source: 'browser' },
       browserVendorChallenge: browser.behaviors.vendor_challenge,
+      decoded,
     };
   }
   const final = evidence.page.final;
   if (!final) return undefined;
   const html = final.body.slice(0, MAX_HTML_CHARS);
-  const doc = readHtml(html);
+  const { doc, decoded } = staticDocument(html);
   const behaviors = staticBehaviors(doc.inlineScripts, doc.metaRefresh);
   // The fetch stopped on a page that still redirects (a loop, or a target built at run time): it navigates.
   if (final.redirect && behaviors.js_redirects === 0) behaviors.js_redirects = 1;
@@ -59,5 +86,6 @@ export function pageViewOf(evidence: ScanEvidence): PageView | undefined {
     visibleText: doc.visibleText,
     headers,
     behaviors,
+    decoded,
   };
 }

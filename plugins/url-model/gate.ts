@@ -1,0 +1,15 @@
+// Which destinations the learned URL scorer judges at all. A brand's own property and a popular site's own host
+// are not look-alikes whatever their names look like (`rr5---sn-p5qlsn76.googlevideo.com`), so they never reach
+// the model, in training or in production; tenants of shared platforms always do.
+import { brandOwning } from '../../core/url/brand-matching/ownership.ts';
+import type { BrandCatalog, HostingCatalog } from '../../core/url/catalogs.ts';
+import type { Target } from '../../core/url/target.ts';
+
+export function isScorable(target: Target, ctx: { brands: BrandCatalog; hosting: HostingCatalog }): boolean {
+  if (target.isIp) return true;
+  if (ctx.hosting.freeHostingFor(target)) return true;
+  if (brandOwning(target, ctx.brands)) return false;
+  // Names the platform assigned (CDN distributions, cloud instances) carry none of a phisher's word choices.
+  if (ctx.brands.isMachineNamed(target)) return false;
+  return !ctx.brands.isPopularHost(target);
+}
