@@ -1,10 +1,16 @@
 import { randomUUID } from 'node:crypto';
+import { EventEmitter } from 'node:events';
 import os from 'node:os';
 import { parseCronItems, run, runOnce, type TaskList } from 'graphile-worker';
 import type { Preflight } from '../app.ts';
 import { quietLogger } from '../db/database.ts';
 import { Knex } from '../db/knex-token.ts';
+import { EventBus } from '../events/event-bus.ts';
+import { feedsConfigPath, loadFeedsConfig } from '../reputation/feed-config.ts';
+import { syncFeeds } from '../reputation/feed-sync.ts';
+import { ReputationService } from '../reputation/reputation-service.ts';
 import { ScanService } from '../scan/scan-service.ts';
+import { WEBHOOK_TASK, WebhookService } from '../webhooks/webhook-service.ts';
 import { compactOldScans, recoverStaleJobs } from './maintenance.ts';
 import { scanTask } from './scan-task.ts';
 
@@ -41,18 +47,44 @@ async function registerProcess(app: Preflight) {
 export function scanTaskList(app: Preflight, processId: string, options: WorkerOptions = {}): TaskList {
   const knex = app.container.resolve(Knex);
   return {
-    scan: scanTask({ knex, scans: app.container.resolve(ScanService), processId, browser: options.browser ?? true }),
+    scan: scanTask({
+      knex,
+      scans: app.container.resolve(ScanService),
+      processId,
+      browser: options.browser ?? true,
+      events: app.container.resolve(EventBus),
+    }),
+    [WEBHOOK_TASK]: app.container.resolve(WebhookService).task(),
     retention: async () => {
       await compactOldScans(knex, app.config.evidenceWindowHours);
     },
     stale_recovery: async () => {
       await recoverStaleJobs(knex);
     },
+    // Feed errors are recorded per feed in feed_sync_status; the job itself only fails on a bad config file.
+    feeds_sync: async () => {
+      await syncFeeds(loadFeedsConfig(feedsConfigPath()), {
+        knex,
+        dispatcher: app.sources.dispatchers.site,
+        onChanged: () => app.container.resolve(ReputationService).invalidate(),
+      });
+    },
   };
 }
 
+/**
+ * The worker's cron table (graphile-worker crontab items): hourly retention, and `feeds sync` every 15 minutes
+ * (each feed is pulled when its own interval has passed; one queue, so two pulls never overlap).
+ */
+export const CRON_ITEMS = [
+  { task: 'retention', match: '17 * * * *', identifier: 'hourly_retention' },
+  { task: 'feeds_sync', match: '*/15 * * * *', identifier: 'feeds_sync', options: { queueName: 'feeds_sync' } },
+];
+
 /** A long-running worker: graphile-worker's runner, the heartbeat, stale recovery, and the hourly retention cron. */
 export async function startWorker(app: Preflight, options: WorkerOptions = {}) {
+  // A bad feeds config stops the worker's boot here, with the file, pointer and reason.
+  loadFeedsConfig(feedsConfigPath());
   const registration = await registerProcess(app);
   const knex = app.container.resolve(Knex);
   const recovery = setInterval(() => {
@@ -66,7 +98,7 @@ export async function startWorker(app: Preflight, options: WorkerOptions = {}) {
     pollInterval: 1_000,
     logger: quietLogger,
     taskList: scanTaskList(app, registration.id, options),
-    parsedCronItems: parseCronItems([{ task: 'retention', match: '17 * * * *', identifier: 'hourly_retention' }]),
+    parsedCronItems: parseCronItems(CRON_ITEMS),
   });
   return {
     processId: registration.id,
@@ -81,14 +113,35 @@ export async function startWorker(app: Preflight, options: WorkerOptions = {}) {
 /** Runs every job that is due now, then returns: how tests and one-shot operators drive the queue. */
 export async function runDueJobs(app: Preflight, options: WorkerOptions = {}): Promise<void> {
   const registration = await registerProcess(app);
+  const events = new EventEmitter();
+  let poolId: string | undefined;
+  events.on('pool:create', ({ workerPool }: { workerPool: { id: string } }) => {
+    poolId = workerPool.id;
+  });
   try {
     await runOnce({
       connectionString: app.db.url,
       noHandleSignals: true,
       logger: quietLogger,
+      events,
       taskList: scanTaskList(app, registration.id, options),
     });
+    if (poolId) await untilReleased(app, poolId);
   } finally {
     await registration.unregister();
+  }
+}
+
+/**
+ * graphile-worker records a failed attempt (unlock, next run_at) without awaiting it, so runOnce can resolve while
+ * the pool still holds the job. Whoever acts next on the queue (a retry forced due, a status read) must see the
+ * attempt's bookkeeping, so wait until no job is locked by this pool.
+ */
+async function untilReleased(app: Preflight, poolId: string): Promise<void> {
+  const knex = app.container.resolve(Knex);
+  for (let i = 0; i < 500; i++) {
+    const held = await knex('graphile_worker._private_jobs').where({ locked_by: poolId }).first('id');
+    if (!held) return;
+    await new Promise((r) => setTimeout(r, 10));
   }
 }
