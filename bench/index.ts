@@ -3,8 +3,6 @@ import 'reflect-metadata';
 import { mkdtempSync, readdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { bodyParser } from '@koa/bodyparser';
-import Koa from 'koa';
 import { DEFAULT_POLICY } from '../core/agent-policy/workspace-policy.ts';
 import { createPreflight } from '../core/app.ts';
 import { AgentChecks } from '../core/checks/agent-checks.ts';
@@ -15,12 +13,14 @@ import { Knex } from '../core/db/knex-token.ts';
 import { ScanService } from '../core/scan/scan-service.ts';
 import { createApiKey } from '../core/workspaces/api-keys.ts';
 import { screenText } from '../plugins/prompt-injection/screen.ts';
-import { createHttpApp } from '../server/http-app.ts';
 import { scanTargetOf } from '../server/requests/scan.ts';
-import { fmt, listen, load, percentile } from './support.ts';
+import { httpBench } from './http-bench.ts';
+import { screenBench } from './screen.ts';
+import { fmt, percentile } from './support.ts';
 
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
-const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 
 const SENTENCES = [
   'The council approved the budget for the new library after a long public hearing on Tuesday.',
@@ -68,63 +68,18 @@ async function main(): Promise<void> {
     `# Preflight bench (node ${process.version}, ${os.cpus().length} cores, ${SECONDS}s × ${CONNECTIONS} connections)\n`,
   );
 
-  // 1. HTTP: check-content next to a bare Koa JSON handler doing the minimum (parse JSON, answer JSON).
-  const bare = new Koa();
-  bare.use(bodyParser({ enableTypes: ['json'] }));
-  bare.use((ctx) => {
-    const body = ctx.request.body as { content?: string };
-    ctx.body = { ok: true, length: body.content?.length ?? 0 };
-  });
-  const bareUrl = await listen(bare);
-  const serviceUrl = await listen(createHttpApp(app));
-  const body = JSON.stringify({ content: text(1024) });
-
-  const baseline = await load(bareUrl, { body, seconds: SECONDS, connections: CONNECTIONS });
-  const service = await load(`${serviceUrl}/agent/check-content`, {
-    body,
-    headers: { authorization: `Api-Key ${key}` },
+  // 1–2. HTTP: bare Koa, check-content, fast check-action warm and cold, in interleaved rounds (bench/http-bench.ts).
+  const { bareUrl, serviceUrl } = await httpBench(app, key, {
     seconds: SECONDS,
     connections: CONNECTIONS,
+    rounds: ROUNDS,
   });
-  console.log('## POST /agent/check-content over HTTP (1 KB content; auth, screen, sign, audit commit)\n');
-  console.log('| server | req/s | p50 ms | p99 ms | non-2xx |');
-  console.log('|---|---|---|---|---|');
-  console.log(
-    `| bare Koa JSON handler | ${fmt(baseline.requestsPerSec, 0)} | ${baseline.p50Ms} | ${baseline.p99Ms} | ${baseline.non2xx} |`,
-  );
-  console.log(
-    `| check-content | ${fmt(service.requestsPerSec, 0)} | ${service.p50Ms} | ${service.p99Ms} | ${service.non2xx} |`,
-  );
-  console.log(
-    `\nratio check-content / bare Koa: ${fmt(service.requestsPerSec / baseline.requestsPerSec, 3)} of the throughput\n`,
-  );
-
-  // 2. Fast action check: warm (same destination, caches hot) and cold (a new host every request: one feed query).
-  let coldCounter = 0;
-  const actionHeaders = { authorization: `Api-Key ${key}` };
-  const warm = await load(`${serviceUrl}/agent/check-action`, {
-    body: JSON.stringify({ url: 'https://checkout.example-shop.com/cart', intent: 'pay' }),
-    headers: actionHeaders,
-    seconds: SECONDS,
-    connections: CONNECTIONS,
-  });
-  const cold = await load(`${serviceUrl}/agent/check-action`, {
-    body: () => JSON.stringify({ url: `https://h${coldCounter++}.cold-bench.example/`, intent: 'pay' }),
-    headers: actionHeaders,
-    seconds: SECONDS,
-    connections: CONNECTIONS,
-  });
-  console.log('## POST /agent/check-action, depth fast, over HTTP\n');
-  console.log('| case | req/s | p50 ms | p99 ms | non-2xx | ratio to bare Koa req/s |');
-  console.log('|---|---|---|---|---|---|');
-  for (const [label, r] of [
-    ['warm (same destination)', warm],
-    ['cold (new host each request)', cold],
-  ] as const) {
-    console.log(
-      `| ${label} | ${fmt(r.requestsPerSec, 0)} | ${r.p50Ms} | ${r.p99Ms} | ${r.non2xx} | ${fmt(r.requestsPerSec / baseline.requestsPerSec, 3)} |`,
-    );
+  if (process.env.BENCH_HTTP_ONLY) {
+    await app.close();
+    await embedded?.stop();
+    process.exit(0);
   }
+  let coldCounter = 0;
 
   // Unloaded single-request latency, in-process: what one agent waiting for one verdict sees.
   const actions = app.container.resolve(AgentChecks);
@@ -157,7 +112,8 @@ async function main(): Promise<void> {
   console.log(`| warm | ${fmt(percentile(warmTimes, 50), 3)} | ${fmt(percentile(warmTimes, 99), 3)} |`);
   console.log(`| cold | ${fmt(percentile(coldTimes, 50), 3)} | ${fmt(percentile(coldTimes, 99), 3)} |\n`);
 
-  // 3. In-process screening: the pattern screen alone, and the whole check (screen + rules + signature).
+  // 3. In-process screening: the pattern screen alone, and the whole check (screen + rules + signature); the column
+  // "screenText" is the pattern layer alone, the whole screen with the learned scorer is in the table after it.
   const check = app.container.resolve(ContentCheck);
   const call = { workspaceId: null, actor: 'bench', requestId: 'bench', endpoint: 'bench' };
   const copy = (s: string) => s.slice(0, 1).concat(s.slice(1)); // a fresh string, no cached normalisation
@@ -182,6 +138,9 @@ async function main(): Promise<void> {
       `| ${label} | ${fmt(screen.opsPerSec, 0)} | ${fmt((screen.opsPerSec * bytes) / 1e6, 1)} | ${fmt(1000 / fullMs, 0)} | ${fmt(fullMs, 3)} |`,
     );
   }
+  console.log('');
+  // 3b. The injection screen with and without the learned scorer, CPU time per MB and screens/s (bench/screen.ts).
+  screenBench();
   // 4. Bulk of 50: enqueue latency (job rows + queue entries in one transaction), next to a bare Koa handler's
   // latency for the same body measured just now.
   await app.db.knex('workspaces').where({ name: 'bench' }).update({ plan: 'enterprise' });

@@ -4,4 +4,5 @@ import 'reflect-metadata';
 import { register } from 'tsx/esm/api';
 
 register();
-await import('../cli/index.ts');
+// `preflight mcp` is launched by desktop agents, which wait for it: it loads only what it needs.
+await import(process.argv[2] === 'mcp' ? '../cli/mcp-main.ts' : '../cli/index.ts');

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import cliProgress from 'cli-progress';
+import { PreflightClient, type ScanJob } from '../client/index.ts';
 
 interface BulkOptions {
   url: string;
@@ -14,7 +15,7 @@ interface JobState {
   domain: string;
   scan_id?: number;
   status: string;
-  result?: { score: number; risk_level: string; flags: string[] };
+  result?: ScanJob['result'];
   error?: string;
 }
 
@@ -31,26 +32,11 @@ export async function runBulk(file: string, opts: BulkOptions): Promise<number> 
     .map((l) => l.trim())
     .filter((l) => l && !l.startsWith('#'));
   if (domains.length === 0) throw new Error(`${file} lists no domains`);
-  const headers: Record<string, string> = { 'Content-Type': 'application/json' };
-  if (opts.key) headers.Authorization = `Api-Key ${opts.key}`;
-  const call = async (method: string, path: string, body?: unknown) => {
-    const res = await fetch(`${opts.url}${path}`, {
-      method,
-      headers,
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    // biome-ignore lint/suspicious/noExplicitAny: the service's JSON, read for a handful of known fields.
-    const json = (await res.json()) as Record<string, any>;
-    if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${json.error ?? ''} ${json.message ?? ''}`.trim());
-    return json;
-  };
+  const client = new PreflightClient({ baseUrl: opts.url, ...(opts.key ? { apiKey: opts.key } : {}) });
 
   const jobs: JobState[] = [];
   for (let i = 0; i < domains.length; i += opts.batch) {
-    const answer = await call('POST', '/scan/bulk', {
-      domains: domains.slice(i, i + opts.batch),
-      force_scan: opts.force,
-    });
+    const answer = await client.scanBulk(domains.slice(i, i + opts.batch), { force_scan: opts.force });
     for (const j of answer.jobs) jobs.push({ domain: j.domain, scan_id: j.scan_id, status: j.status });
     for (const e of answer.errors) jobs.push({ domain: String(e.input), status: 'rejected', error: e.error });
   }
@@ -64,7 +50,7 @@ export async function runBulk(file: string, opts: BulkOptions): Promise<number> 
   const deadline = Date.now() + opts.timeoutSeconds * 1000;
   while (tracked.some((j) => !TERMINAL.has(j.status)) && Date.now() < deadline) {
     for (const j of tracked.filter((x) => !TERMINAL.has(x.status))) {
-      const view = await call('GET', `/scan/jobs/${j.scan_id}`);
+      const view: ScanJob = await client.job(String(j.scan_id));
       j.status = view.status;
       j.result = view.result;
       j.error = view.error;

@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import { readFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { Command, InvalidArgumentError } from 'commander';
 import {
@@ -22,7 +23,9 @@ import {
 } from '../core/reputation/feed-import.ts';
 import { loadRuleset, RulesError } from '../core/rules/ruleset.ts';
 import { ScanService } from '../core/scan/scan-service.ts';
+import { ToolPinStore } from '../core/tool-pins/tool-pin-store.ts';
 import { parseTarget } from '../core/url/target.ts';
+import { MAX_USAGE_DAYS, usageReport } from '../core/usage/usage-report.ts';
 import {
   createApiKey,
   KEY_ROLES,
@@ -38,7 +41,12 @@ import { parseGuardrailRequest } from '../server/requests/guardrail.ts';
 import { scanTargetOf } from '../server/requests/scan.ts';
 import { compileBody } from '../server/requests/validation.ts';
 import { runBulk } from './bulk.ts';
+import { registerFeedCommands } from './feeds.ts';
 import { runJsonl } from './jsonl.ts';
+import { registerMcpCommand } from './mcp-stdio.ts';
+import { formatReplay, REPLAY_DIMENSIONS, type ReplayDimension, runReplay } from './replay.ts';
+import { registerScanCorpus } from './scan-corpus.ts';
+import { formatUsage } from './usage.ts';
 
 const parsePolicyPatch = compileBody<PolicyPatch>(policyPatchSchema);
 
@@ -128,6 +136,30 @@ program
   });
 
 program
+  .command('usage')
+  .description("a workspace's checks per surface, scans and quota per UTC day (what GET /usage answers)")
+  .argument('<workspace>')
+  .option('--days <n>', `days back from today, 1 to ${MAX_USAGE_DAYS}`, (v) => {
+    const n = Number(v);
+    if (!/^[1-9][0-9]*$/.test(v) || n > MAX_USAGE_DAYS) throw new InvalidArgumentError(`1 to ${MAX_USAGE_DAYS}`);
+    return n;
+  })
+  .option('--json', 'print the JSON report', false)
+  .action(async (name: string, opts: { days?: number; json: boolean }) => {
+    const { plans } = loadRuleset(loadConfig().rulesDir, pluginCatalog());
+    const report = await withDatabase(async (db) => {
+      const ws = await db.knex('workspaces').where({ name }).first<{ id: string; name: string; plan: string }>();
+      return ws ? usageReport(db.knex, plans, ws, { days: opts.days ?? 7 }) : undefined;
+    });
+    if (!report) {
+      process.stderr.write(`no workspace named ${name}\n`);
+      process.exitCode = 1;
+      return;
+    }
+    process.stdout.write(opts.json ? `${JSON.stringify(report)}\n` : formatUsage(report));
+  });
+
+program
   .command('audit')
   .description('guardrail audit events')
   .command('list')
@@ -169,6 +201,8 @@ program
       await app.close();
     }
   });
+
+registerScanCorpus(program);
 
 program
   .command('bulk')
@@ -254,7 +288,41 @@ replayCommand('check-content', 'screen content in-process (POST /agent/check-con
 replayCommand('check-action', 'check actions in-process (POST /agent/check-action bodies)');
 replayCommand('guardrail', 'unified guardrail in-process (POST /agent/guardrail bodies)');
 
+function dimensions(value: string, previous: ReplayDimension[] = []): ReplayDimension[] {
+  const asked = value.split(',').map((v) => v.trim());
+  for (const d of asked) {
+    if (!(REPLAY_DIMENSIONS as readonly string[]).includes(d)) {
+      throw new InvalidArgumentError(`use ${REPLAY_DIMENSIONS.join(' or ')}`);
+    }
+  }
+  return [...new Set([...previous, ...(asked as ReplayDimension[])])];
+}
+
+program
+  .command('replay')
+  .description(
+    'verdicts of a labelled JSONL corpus under a ruleset: text records ({text,label,source}) through the content ' +
+      'screen, URL records ({url,label,source}) through the fast check-action (intent visit); per-source table and ' +
+      'confusion matrix',
+  )
+  .argument('<corpus>', 'JSONL file, one {text|url, label, source, lang?, kind?} per line')
+  .option('--rules <dir>', 'rules folder to judge under (default PREFLIGHT_RULES_DIR or rules/)')
+  .option('--json', 'print one JSON object instead of tables', false)
+  .option('--by <dims>', `extra breakdowns: ${REPLAY_DIMENSIONS.join(', ')} (comma-separated or repeated)`, dimensions)
+  .action(async (corpus: string, opts: { rules?: string; json: boolean; by?: ReplayDimension[] }) => {
+    const report = await runReplay(path.resolve(corpus), {
+      ...(opts.rules ? { rulesDir: path.resolve(opts.rules) } : {}),
+      json: opts.json,
+      by: opts.by ?? [],
+    });
+    process.stdout.write(opts.json ? `${JSON.stringify(report)}\n` : formatReplay(report));
+    if (report.records === 0) process.exitCode = 1;
+  });
+
+registerMcpCommand(program);
+
 const feeds = program.command('feeds').description('threat feeds and the known-good list');
+registerFeedCommands(feeds);
 feeds
   .command('import')
   .argument('<file>', 'feed file')
@@ -329,6 +397,48 @@ policyCommand
         updatePolicy(db.knex, await workspaceId(db.knex, opts.workspace), patch),
       );
       process.stdout.write(`${JSON.stringify(next, null, 2)}\n`);
+    },
+  );
+
+policyCommand
+  .command('tools')
+  .description('MCP tool pins of a workspace (hashes, approvals, pending changes)')
+  .requiredOption('--workspace <name>')
+  .action(async (opts: { workspace: string }) => {
+    const pins = await withDatabase(async (db) =>
+      new ToolPinStore(db.knex).list(await workspaceId(db.knex, opts.workspace)),
+    );
+    for (const pin of pins) process.stdout.write(`${JSON.stringify(pin)}\n`);
+  });
+policyCommand
+  .command('approve-tool')
+  .description('approve the newest definition seen of a pinned MCP tool (as PUT /agent/policy approve_tools)')
+  .requiredOption('--workspace <name>')
+  .requiredOption('--tool <name>')
+  .option('--server <name>', 'the MCP server / connector the tool was pinned under', '')
+  .option('--description-sha256 <hex>', 'refuse unless the newest description has this hash')
+  .option('--input-schema-sha256 <hex>', 'refuse unless the newest input schema has this hash')
+  .action(
+    async (opts: {
+      workspace: string;
+      tool: string;
+      server: string;
+      descriptionSha256?: string;
+      inputSchemaSha256?: string;
+    }) => {
+      const pin = await withDatabase(async (db) => {
+        const store = new ToolPinStore(db.knex);
+        const ws = await workspaceId(db.knex, opts.workspace);
+        const ref = {
+          tool: opts.tool,
+          server: opts.server,
+          ...(opts.descriptionSha256 ? { description_sha256: opts.descriptionSha256 } : {}),
+          ...(opts.inputSchemaSha256 ? { input_schema_sha256: opts.inputSchemaSha256 } : {}),
+        };
+        await store.approve(ws, ref, `admin:cli (${os.userInfo().username})`);
+        return (await store.list(ws)).find((p) => p.tool === opts.tool && p.server === opts.server);
+      });
+      process.stdout.write(`${JSON.stringify(pin)}\n`);
     },
   );
 

@@ -1,9 +1,10 @@
 import type { InjectionToken } from 'tsyringe';
+import type { EmailFacts } from './email/email-facts.ts';
 import type { ScanEvidence } from './scan/evidence.ts';
 import type { Target } from './url/target.ts';
 
 /** Where a detector may run. A plugin lists the surfaces it understands; the pipeline runs only those. */
-export type Surface = 'scan' | 'agent_action' | 'agent_content' | 'agent_tool_call';
+export type Surface = 'scan' | 'agent_action' | 'agent_content' | 'agent_tool_call' | 'email';
 
 export interface FlagMeta {
   description: string;
@@ -13,6 +14,11 @@ export interface FlagMeta {
   evidenceOnly?: boolean;
   /** Raised by rules/composites.json from other flags, never emitted by the detector itself. */
   composite?: boolean;
+  /**
+   * A flag of Preflight's own surfaces beyond the spec (tool pinning, email protection): it must not be in
+   * spec/flags.json, and a flag that is must not be marked so (the contract test holds both).
+   */
+  extension?: boolean;
 }
 
 export interface DetectorMeta<Config = unknown> {
@@ -53,7 +59,19 @@ export interface DetectionContext {
   target?: Target;
   /** Scans: everything the sources learned about the target (DNS, RDAP, TLS, page, CT, history, host, browser). */
   evidence?: ScanEvidence;
+  /** Tool calls that carry the tool's MCP definition: the definition and how it compares with the workspace pin. */
+  tool?: ToolContext;
+  /** POST /email/protect: the parsed message, its links' fast-check verdicts and its attachments. */
+  email?: EmailFacts;
   signal: AbortSignal;
+}
+
+export interface ToolContext {
+  name: string;
+  server: string;
+  description?: string;
+  input_schema?: Record<string, unknown>;
+  pin: { status: 'first_seen' | 'pinned' | 'changed'; admin_approved: boolean; changed: string[] };
 }
 
 export interface Detector {

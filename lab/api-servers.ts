@@ -1,14 +1,25 @@
 import http from 'node:http';
 import { type ApiAnswer, cdxSearch, crtShSearch, rdapDomain, shodanHost } from './api-responses.ts';
 import { listenEphemeral } from './listen.ts';
+import { labRequestUrl } from './request-url.ts';
 import type { LabSite } from './site-model.ts';
 
 type Route = (url: URL) => ApiAnswer | undefined;
 
 function serve(route: Route): http.Server {
   return http.createServer((req, res) => {
-    const url = new URL(req.url ?? '/', 'http://lab.invalid');
-    const answer = req.method === 'GET' || req.method === 'HEAD' ? route(url) : undefined;
+    const url = labRequestUrl(req.url);
+    let answer: ApiAnswer | undefined;
+    try {
+      answer = url
+        ? req.method === 'GET' || req.method === 'HEAD'
+          ? route(url)
+          : undefined
+        : { status: 400, body: { error: 'bad request target' } };
+    } catch {
+      // A malformed parameter (`%ff` in a name) is the client's mistake; the lab stays up for everyone else.
+      answer = { status: 400, body: { error: 'bad request' } };
+    }
     const { status, body, contentType } = answer ?? { status: 404, body: { error: 'not found' } };
     const text = typeof body === 'string' ? body : JSON.stringify(body);
     res.writeHead(status, {

@@ -1,6 +1,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { extname, join, normalize, sep } from 'node:path';
+import { labRequestUrl } from './request-url.ts';
 import type { LabSite } from './site-model.ts';
 
 const CONTENT_TYPES: Record<string, string> = {
@@ -70,7 +71,12 @@ async function fileFor(site: LabSite, pathname: string): Promise<string | undefi
 
 /** Serve one request for a site: `redirects` first, then files; the site's custom headers on every answer. */
 export async function respond(site: LabSite, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const url = new URL(req.url ?? '/', 'http://lab.invalid');
+  const url = labRequestUrl(req.url);
+  if (!url) {
+    res.writeHead(400, { 'content-type': 'text/plain; charset=utf-8' });
+    res.end('bad request target\n');
+    return;
+  }
   for (const [name, value] of Object.entries(site.headers)) res.setHeader(name, value);
   const redirect = site.redirects[url.pathname];
   if (redirect) {

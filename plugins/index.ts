@@ -8,6 +8,8 @@ import content from './content/index.ts';
 import contentWeights from './content/weights.json' with { type: 'json' };
 import ct from './ct/index.ts';
 import ctWeights from './ct/weights.json' with { type: 'json' };
+import email from './email/index.ts';
+import emailWeights from './email/weights.json' with { type: 'json' };
 import history from './history/index.ts';
 import historyWeights from './history/weights.json' with { type: 'json' };
 import infrastructure from './infrastructure/index.ts';
@@ -18,6 +20,10 @@ import promptInjection from './prompt-injection/index.ts';
 import promptInjectionWeights from './prompt-injection/weights.json' with { type: 'json' };
 import ssl from './ssl/index.ts';
 import sslWeights from './ssl/weights.json' with { type: 'json' };
+import toolPinning from './tool-pinning/index.ts';
+import toolPinningWeights from './tool-pinning/weights.json' with { type: 'json' };
+import urlModel from './url-model/index.ts';
+import urlModelWeights from './url-model/weights.json' with { type: 'json' };
 import whois from './whois/index.ts';
 import whoisWeights from './whois/weights.json' with { type: 'json' };
 
@@ -26,10 +32,13 @@ export const PLUGINS: readonly PluginModule[] = [
   { detector: campaign, weights: campaignWeights },
   { detector: content, weights: contentWeights },
   { detector: ct, weights: ctWeights },
+  { detector: email, weights: emailWeights },
   { detector: history, weights: historyWeights },
   { detector: infrastructure, weights: infrastructureWeights },
   { detector: oauth, weights: oauthWeights },
   { detector: promptInjection, weights: promptInjectionWeights },
   { detector: ssl, weights: sslWeights },
+  { detector: toolPinning, weights: toolPinningWeights },
+  { detector: urlModel, weights: urlModelWeights },
   { detector: whois, weights: whoisWeights },
 ];

@@ -4,6 +4,7 @@ import { ConfigError, loadConfig } from '../core/config.ts';
 import { startWorker } from '../core/jobs/worker.ts';
 import { RulesError } from '../core/rules/ruleset.ts';
 import { createHttpApp } from './http-app.ts';
+import { startMetricsServer } from './metrics-server.ts';
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -13,6 +14,10 @@ async function main(): Promise<void> {
     config.worker === 'inprocess' ? await startWorker(app, { concurrency: config.workerConcurrency }) : undefined;
   const server = createHttpApp(app).listen(config.port, config.host);
   await once(server, 'listening');
+  const metricsServer =
+    config.metrics.enabled && config.metrics.port !== undefined
+      ? await startMetricsServer(app, config.host, config.metrics.port)
+      : undefined;
   // Handlers before the 'listening' line: whoever reads it may signal at once.
   let stopping = false;
   const stop = async (signal: string) => {
@@ -21,6 +26,7 @@ async function main(): Promise<void> {
     process.stdout.write(`${JSON.stringify({ msg: 'stopping', signal })}\n`);
     server.close();
     server.closeAllConnections();
+    metricsServer?.close();
     await worker?.stop();
     await app.close();
     process.exit(0);

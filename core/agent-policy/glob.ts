@@ -1,3 +1,5 @@
+import { normaliseName } from '../text/normalise.ts';
+
 /**
  * Case-insensitive wildcard match where `*` stands for any run of characters. Greedy two-pointer matching with
  * one backtrack point: O(pattern × name) in the worst case, and both are length-limited by the policy schema.
@@ -27,7 +29,12 @@ export function globMatch(pattern: string, name: string): boolean {
   return pi === p.length;
 }
 
-/** The first entry of `list` that matches `name` (exactly or as a pattern), if any. */
+/**
+ * The first entry of `list` that matches `name` (exactly or as a pattern), if any. Both sides are compared in
+ * their normalised form (NFKC, invisible characters removed, trimmed, case-folded); the entry is returned as
+ * written.
+ */
 export function firstMatch(list: readonly string[], name: string): string | undefined {
-  return list.find((entry) => globMatch(entry, name));
+  const normalisedName = normaliseName(name);
+  return list.find((entry) => globMatch(normaliseName(entry), normalisedName));
 }

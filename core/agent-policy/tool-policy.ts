@@ -1,4 +1,5 @@
 import type { Verdict } from '../rules/ruleset.ts';
+import { normaliseName } from '../text/normalise.ts';
 import { firstMatch } from './glob.ts';
 import type { ToolPolicyMode, WorkspacePolicy } from './workspace-policy.ts';
 
@@ -31,8 +32,10 @@ export type ConnectorStatus = 'none' | 'sanctioned' | 'unsanctioned' | 'ungovern
  * The connector a call goes through: the explicit `connector`, else the server part of an MCP-style tool name
  * (`github.create_issue`, `github/create_issue`, `mcp__github__create_issue`).
  */
-export function connectorOf(tool: string | undefined, connector: string | undefined): string | undefined {
-  if (connector) return connector;
+export function connectorOf(rawTool: string | undefined, connector: string | undefined): string | undefined {
+  if (connector && normaliseName(connector) !== '') return connector;
+  // The server part is read from the normalised name: `github\u200b.create_issue` goes through `github`.
+  const tool = rawTool === undefined ? undefined : normaliseName(rawTool);
   if (!tool) return undefined;
   const mcp = /^mcp__([^_]+(?:_[^_]+)*?)__/.exec(tool);
   if (mcp) return mcp[1];

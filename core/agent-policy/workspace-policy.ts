@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { changedLocally } from '../workspaces/principal-cache.ts';
 
 export type ToolPolicyMode = 'open' | 'allowlist';
 
@@ -15,6 +16,8 @@ export type PolicyPatch = Partial<{
   tool_policy: Partial<WorkspacePolicy['tool_policy']>;
   connectors: string[] | null;
   high_impact_tools: string[] | null;
+  /** MCP tool pinning: approve the newest definition seen of each tool (core/tool-pins); not stored in the policy. */
+  approve_tools: { tool: string; server?: string; description_sha256?: string; input_schema_sha256?: string }[];
 }>;
 
 export const DEFAULT_POLICY: WorkspacePolicy = {
@@ -39,6 +42,22 @@ export const policyPatchSchema = {
     },
     connectors: { anyOf: [names, { type: 'null' }] },
     high_impact_tools: { anyOf: [names, { type: 'null' }] },
+    approve_tools: {
+      type: 'array',
+      minItems: 1,
+      maxItems: 100,
+      items: {
+        type: 'object',
+        required: ['tool'],
+        additionalProperties: false,
+        properties: {
+          tool: name,
+          server: { type: 'string', maxLength: 200 },
+          description_sha256: { type: 'string', pattern: '^[0-9a-f]{64}$' },
+          input_schema_sha256: { type: 'string', pattern: '^[0-9a-f]{64}$' },
+        },
+      },
+    },
   },
 } as const;
 
@@ -71,7 +90,7 @@ export async function readPolicy(knex: Knex, workspaceId: string): Promise<Works
 
 /** Read-modify-write under a row lock, so two concurrent admins do not lose each other's change. */
 export async function updatePolicy(knex: Knex, workspaceId: string, patch: PolicyPatch): Promise<WorkspacePolicy> {
-  return knex.transaction(async (trx) => {
+  const next = await knex.transaction(async (trx) => {
     const row = await trx('workspaces').where({ id: workspaceId }).forUpdate().first('agent_policy');
     const next = applyPatch(withDefaults(row?.agent_policy), patch);
     await trx('workspaces')
@@ -79,4 +98,7 @@ export async function updatePolicy(knex: Knex, workspaceId: string, patch: Polic
       .update({ agent_policy: JSON.stringify(next) });
     return next;
   });
+  // This process applies its own change at once; other processes hear the NOTIFY the update sent.
+  changedLocally(knex, `workspace:${workspaceId}`);
+  return next;
 }

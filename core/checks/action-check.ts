@@ -161,7 +161,7 @@ export class ActionCheck {
       );
     }
     const warnings = this.warnings(target, reputation, connector, input.connector, runs);
-    const sealed = this.sealer.seal(
+    const sealed = await this.sealer.sealAsync(
       {
         surface: 'agent_action',
         verdict: decision.verdict,

@@ -2,6 +2,8 @@ import { inject, injectable } from 'tsyringe';
 import type { WorkspacePolicy } from '../agent-policy/workspace-policy.ts';
 import { AuditWriter } from '../audit/audit-writer.ts';
 import { Knex } from '../db/knex-token.ts';
+import { EventBus } from '../events/event-bus.ts';
+import { blockedDecisionData } from '../events/event-payloads.ts';
 import { Ruleset } from '../rules/ruleset.ts';
 import { ScanService } from '../scan/scan-service.ts';
 import { parseTarget } from '../url/target.ts';
@@ -38,6 +40,7 @@ export class AgentChecks {
     @inject(Ruleset) private readonly ruleset: Ruleset,
     @inject(ScanService) private readonly scans: ScanService,
     @inject(Knex) private readonly knex: Knex,
+    @inject(EventBus) private readonly events: EventBus,
   ) {}
 
   content(input: ContentCheckInput, call: CallContext) {
@@ -98,13 +101,12 @@ export class AgentChecks {
   /** GET /agent/policy. */
   policyView(policy: WorkspacePolicy, workspace: NonNullable<Principal['workspace']>) {
     return {
+      // Only switches the workspace really has: the injection screen, the tool policy and deep checks always run,
+      // so reporting them as flags (constant true) would suggest they could be turned off.
       flags: {
         agent_checks: workspace.agentChecksEnabled,
-        prompt_injection_screen: true,
-        tool_policy: true,
         connector_governance: policy.connectors !== null,
         custom_high_impact_tools: policy.high_impact_tools !== null,
-        deep_checks: true,
         campaign_tagging: workspace.campaignTaggingEnabled,
       },
       tool_policy: policy.tool_policy,
@@ -118,6 +120,9 @@ export class AgentChecks {
   private async audited<R>(pending: Promise<{ response: R } & Sealed>): Promise<R> {
     const { response, audit } = await pending;
     if (audit) await this.audit.write(audit);
+    if (audit?.outcome === 'block') {
+      await this.events.publish('decision.blocked', audit.workspace_id, blockedDecisionData(audit, response));
+    }
     return response;
   }
 }

@@ -51,7 +51,7 @@ export class ContentCheck {
         ]
       : ['no_injection_pattern: No known injection pattern matched; this does not prove the content is safe'];
 
-    const sealed = this.sealer.seal(
+    const sealed = await this.sealer.sealAsync(
       {
         surface: 'agent_content',
         verdict: decision.verdict,

@@ -2,9 +2,16 @@ import { inject, injectable } from 'tsyringe';
 import type { AuditEvent } from '../audit/audit-writer.ts';
 import { auditPreview } from '../audit/redact.ts';
 import { AppConfig } from '../config.ts';
-import { type DecisionContract, decisionSha256, expiryFrom, issueDecision } from '../contract/decision-contract.ts';
+import {
+  type DecisionContract,
+  decisionSha256,
+  expiryFrom,
+  issueDecision,
+  issueDecisionAsync,
+  type UnsignedContract,
+} from '../contract/decision-contract.ts';
 import { SigningKey } from '../contract/signing-keys.ts';
-import { Ruleset, sha256Hex, type Verdict } from '../rules/ruleset.ts';
+import { Ruleset, sha256Hex } from '../rules/ruleset.ts';
 
 /** Who asked, through which door: recorded in the contract and the audit event. */
 export interface CallContext {
@@ -21,41 +28,42 @@ export interface Sealed {
   audit?: AuditEvent;
 }
 
-/** Signs the verdict and prepares its audit event. The raw input only ever leaves as a hash and a redacted head. */
-export function sealDecision(
-  args: {
-    surface: DecisionContract['surface'];
-    verdict: Verdict;
-    flags: string[];
-    reasons: string[];
-    input: string;
-    rulesetHash: string;
-    ttlSeconds: number;
-    now?: Date;
-  },
-  call: CallContext,
-  key: SigningKey,
-): Sealed {
+type SealArgs = {
+  surface: DecisionContract['surface'];
+  verdict: DecisionContract['verdict'];
+  flags: string[];
+  reasons: string[];
+  input: string;
+  rulesetHash: string;
+  ttlSeconds: number;
+  now?: Date;
+};
+
+function contractFields(args: SealArgs, call: CallContext, inputSha256: string): UnsignedContract {
   const issuedAt = args.now ?? new Date();
-  const inputSha256 = sha256Hex(args.input);
-  const decision = issueDecision(
-    {
-      surface: args.surface,
-      verdict: args.verdict,
-      flags: args.flags,
-      reasons: args.reasons,
-      issued_at: issuedAt.toISOString(),
-      expires_at: expiryFrom(issuedAt, args.ttlSeconds),
-      ttl_seconds: args.ttlSeconds,
-      request_id: call.requestId,
-      actor: call.actor,
-      workspace_id: call.workspaceId,
-      input_sha256: inputSha256,
-      ruleset_hash: args.rulesetHash,
-    },
-    key,
-  );
-  const audit: AuditEvent | undefined = call.workspaceId
+  return {
+    surface: args.surface,
+    verdict: args.verdict,
+    flags: args.flags,
+    reasons: args.reasons,
+    issued_at: issuedAt.toISOString(),
+    expires_at: expiryFrom(issuedAt, args.ttlSeconds),
+    ttl_seconds: args.ttlSeconds,
+    request_id: call.requestId,
+    actor: call.actor,
+    workspace_id: call.workspaceId,
+    input_sha256: inputSha256,
+    ruleset_hash: args.rulesetHash,
+  };
+}
+
+function auditEventOf(
+  args: SealArgs,
+  call: CallContext,
+  inputSha256: string,
+  decision: DecisionContract,
+): AuditEvent | undefined {
+  return call.workspaceId
     ? {
         workspace_id: call.workspaceId,
         endpoint: call.endpoint,
@@ -71,8 +79,23 @@ export function sealDecision(
         ruleset_hash: args.rulesetHash,
       }
     : undefined;
-  return { decision, audit };
 }
+
+/** Signs the verdict and prepares its audit event. The raw input only ever leaves as a hash and a redacted head. */
+export function sealDecision(args: SealArgs, call: CallContext, key: SigningKey): Sealed {
+  const inputSha256 = sha256Hex(args.input);
+  const decision = issueDecision(contractFields(args, call, inputSha256), key);
+  return { decision, audit: auditEventOf(args, call, inputSha256, decision) };
+}
+
+/** sealDecision with the signature made off the event loop (the API's path: other requests run meanwhile). */
+export async function sealDecisionAsync(args: SealArgs, call: CallContext, key: SigningKey): Promise<Sealed> {
+  const inputSha256 = sha256Hex(args.input);
+  const decision = await issueDecisionAsync(contractFields(args, call, inputSha256), key);
+  return { decision, audit: auditEventOf(args, call, inputSha256, decision) };
+}
+
+type SealerArgs = Omit<SealArgs, 'rulesetHash' | 'ttlSeconds'> & { maxTtlSeconds?: number };
 
 /**
  * sealDecision with what every agent check shares bound in: the signing key, the ruleset hash and the configured
@@ -86,12 +109,18 @@ export class DecisionSealer {
     @inject(AppConfig) private readonly config: AppConfig,
   ) {}
 
-  seal(
-    args: Omit<Parameters<typeof sealDecision>[0], 'rulesetHash' | 'ttlSeconds'> & { maxTtlSeconds?: number },
-    call: CallContext,
-  ): Sealed {
+  seal(args: SealerArgs, call: CallContext): Sealed {
+    return sealDecision(this.bound(args), call, this.key);
+  }
+
+  /** The same seal with the signature made off the event loop: what the API's checks use under load. */
+  sealAsync(args: SealerArgs, call: CallContext): Promise<Sealed> {
+    return sealDecisionAsync(this.bound(args), call, this.key);
+  }
+
+  private bound(args: SealerArgs): SealArgs {
     const { maxTtlSeconds, ...rest } = args;
     const ttlSeconds = Math.min(maxTtlSeconds ?? this.config.decisionTtlSeconds, this.config.decisionTtlSeconds);
-    return sealDecision({ ...rest, rulesetHash: this.ruleset.hash, ttlSeconds }, call, this.key);
+    return { ...rest, rulesetHash: this.ruleset.hash, ttlSeconds };
   }
 }

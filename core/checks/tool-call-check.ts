@@ -15,6 +15,12 @@ import { PluginCatalog } from '../plugins/registry.ts';
 import { canonicalJson, Ruleset, type Verdict } from '../rules/ruleset.ts';
 import { type RiskLevel, riskLevelOf } from '../scoring/risk-level.ts';
 import {
+  definitionHashes,
+  type PinObservation,
+  type ToolDefinition,
+  ToolPinStore,
+} from '../tool-pins/tool-pin-store.ts';
+import {
   firedFlags,
   flagExplanations,
   type InjectionSummary,
@@ -32,6 +38,8 @@ export interface ToolCallInput {
   connector?: string;
   prompt?: string;
   intent?: string;
+  /** The tool's MCP definition (description, input schema): pinned per workspace on first sight. */
+  tool_definition?: ToolDefinition;
 }
 
 export interface ToolCallResponse {
@@ -54,7 +62,12 @@ export interface ToolCallResponse {
   };
   ttl_seconds: number;
   decision: DecisionContract;
+  /** Present when the call carried `tool_definition`: how it compares with the workspace's pin. */
+  tool_pin?: PinObservation;
 }
+
+/** Flags of the tool-pinning detector: their weights count towards risk_score like the screen's. */
+const PIN_FLAGS = new Set(['agent:tool_definition_changed', 'agent:tool_description_injection']);
 
 /** A tool call: workspace tool policy + connector governance + injection screen of the arguments + high impact. */
 @injectable()
@@ -65,6 +78,7 @@ export class ToolCallCheck {
     @inject(Ruleset) private readonly ruleset: Ruleset,
     @inject(DecisionSealer) private readonly sealer: DecisionSealer,
     @inject(PluginCatalog) private readonly catalog: PluginCatalog,
+    @inject(ToolPinStore) private readonly pins: ToolPinStore,
   ) {}
 
   async check(
@@ -83,12 +97,31 @@ export class ToolCallCheck {
     const { leaves, truncated } = stringLeaves(input.arguments ?? {});
     const texts: Record<string, string> = Object.fromEntries(leaves);
     if (input.prompt) texts.prompt = input.prompt;
-    const runs = await this.detectors.run('agent_tool_call', { texts });
+    const pin = input.tool_definition
+      ? await this.observePin(input.tool, connectorName ?? '', input.tool_definition, call)
+      : undefined;
+    const runs = await this.detectors.run('agent_tool_call', {
+      texts,
+      ...(pin && input.tool_definition
+        ? {
+            tool: {
+              name: input.tool,
+              server: pin.server,
+              ...input.tool_definition,
+              pin: { status: pin.status, admin_approved: pin.admin_approved, changed: pin.changed },
+            },
+          }
+        : {}),
+    });
     const flags = firedFlags(runs);
     const injection = injectionSummary(runs);
     const riskScore = Math.max(
       screenScore(injection.severity, flags, this.ruleset.weights),
       toolPolicy.decision === 'block' ? 100 : 0,
+      Math.min(
+        100,
+        flags.filter((f) => PIN_FLAGS.has(f)).reduce((sum, f) => sum + (this.ruleset.weights[f] ?? 0), 0),
+      ),
     );
 
     const decision = await this.engines.for('tool_call').decide({
@@ -107,7 +140,7 @@ export class ToolCallCheck {
     if (truncated) warnings.push('arguments too large: only the first strings were screened');
     for (const run of runs) if (run.skipped) warnings.push(`detector ${run.pluginId} skipped: ${run.skipped.reason}`);
 
-    const sealed = this.sealer.seal(
+    const sealed = await this.sealer.sealAsync(
       {
         surface: 'agent_tool_call',
         verdict: decision.verdict,
@@ -135,7 +168,28 @@ export class ToolCallCheck {
         prompt_injection: promptInjectionView(injection),
         ttl_seconds: sealed.decision.ttl_seconds,
         decision: sealed.decision,
+        ...(pin ? { tool_pin: pin } : {}),
       },
+    };
+  }
+
+  /** Without a workspace (in-process CLI replays) nothing is pinned: every definition is a first sight. */
+  private async observePin(
+    tool: string,
+    server: string,
+    definition: ToolDefinition,
+    call: CallContext,
+  ): Promise<PinObservation> {
+    if (call.workspaceId) return this.pins.observe(call.workspaceId, server, tool, definition);
+    const hashes = definitionHashes(definition);
+    return {
+      server,
+      tool,
+      status: 'first_seen',
+      admin_approved: false,
+      changed: [],
+      ...hashes,
+      pinned: { ...hashes, approved_by: 'first_sight', approved_at: new Date().toISOString() },
     };
   }
 }

@@ -5,12 +5,16 @@ import type { SigningKey } from './signing-keys.ts';
 
 export const DECISION_SCHEMA = 'service.decision.v1';
 
+/** Surfaces beyond the agent checks that sign their verdicts too (a person's browser or proxy: allow|warn|block). */
+export type ContractSurface = Exclude<Surface, 'scan'> | 'web_access';
+export type ContractVerdict = Verdict | 'warn';
+
 /** The signed record of one verdict. Everything a verifier needs is in it, except the public key. */
 export interface DecisionContract {
   schema: typeof DECISION_SCHEMA;
   id: string;
-  surface: Exclude<Surface, 'scan'>;
-  verdict: Verdict;
+  surface: ContractSurface;
+  verdict: ContractVerdict;
   flags: string[];
   reasons: string[];
   issued_at: string;
@@ -28,26 +32,90 @@ export interface DecisionContract {
 
 export type UnsignedContract = Omit<DecisionContract, 'signature' | 'key_id' | 'alg' | 'schema' | 'id'>;
 
-export function issueDecision(fields: UnsignedContract, key: SigningKey): DecisionContract {
-  const body = {
+// The contract's keys in canonical (RFC 8785: UTF-16 code unit) order, with and without the signature.
+const SIGNED_KEYS = [
+  'actor',
+  'alg',
+  'expires_at',
+  'flags',
+  'id',
+  'input_sha256',
+  'issued_at',
+  'key_id',
+  'reasons',
+  'request_id',
+  'ruleset_hash',
+  'schema',
+  'signature',
+  'surface',
+  'ttl_seconds',
+  'verdict',
+  'workspace_id',
+] as const;
+const UNSIGNED_KEYS = SIGNED_KEYS.filter((k) => k !== 'signature');
+
+/**
+ * The canonical JSON of a contract (or of its signed body), byte for byte what `canonicalJson` gives, built in one
+ * pass: the key set is known and every value is a string, number, null or list of strings, whose JSON.stringify
+ * form is already canonical. Anything else (an extra or missing field, a nested object) takes the general path,
+ * so the signature always covers every field present.
+ */
+export function contractCanonicalJson(value: object): string {
+  const record = value as Record<string, unknown>;
+  const keys = 'signature' in record ? SIGNED_KEYS : UNSIGNED_KEYS;
+  if (Object.keys(record).length !== keys.length) return canonicalJson(value);
+  let out = '{';
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i]!;
+    const v = record[k];
+    if (v === undefined || (typeof v === 'object' && v !== null && !isStringList(v))) return canonicalJson(value);
+    if (typeof v === 'number' && !Number.isFinite(v)) return canonicalJson(value);
+    out += `${i === 0 ? '' : ','}"${k}":${JSON.stringify(v)}`;
+  }
+  return `${out}}`;
+}
+
+function isStringList(v: object): boolean {
+  return Array.isArray(v) && v.every((x) => typeof x === 'string');
+}
+
+function unsignedBody(fields: UnsignedContract, key: SigningKey) {
+  return {
     schema: DECISION_SCHEMA as typeof DECISION_SCHEMA,
     id: randomUUID(),
     ...fields,
     key_id: key.keyId,
     alg: 'Ed25519' as const,
   };
-  const signature = sign(null, Buffer.from(canonicalJson(body)), key.privateKey).toString('base64url');
+}
+
+export function issueDecision(fields: UnsignedContract, key: SigningKey): DecisionContract {
+  const body = unsignedBody(fields, key);
+  const signature = sign(null, Buffer.from(contractCanonicalJson(body)), key.privateKey).toString('base64url');
   return { ...body, signature };
+}
+
+/**
+ * issueDecision with the Ed25519 signature computed on libuv's thread pool, so the event loop keeps serving other
+ * requests meanwhile (one signature per decision either way).
+ */
+export async function issueDecisionAsync(fields: UnsignedContract, key: SigningKey): Promise<DecisionContract> {
+  const body = unsignedBody(fields, key);
+  const data = Buffer.from(contractCanonicalJson(body));
+  const signature = await new Promise<Buffer>((resolve, reject) =>
+    sign(null, data, key.privateKey, (err, sig) => (err ? reject(err) : resolve(sig))),
+  );
+  return { ...body, signature: signature.toString('base64url') };
 }
 
 /** Checks the signature over the canonical JSON of every other field. */
 export function verifyDecision(contract: DecisionContract, publicKey: KeyObject): boolean {
   const { signature, ...body } = contract;
-  return verify(null, Buffer.from(canonicalJson(body)), publicKey, Buffer.from(signature, 'base64url'));
+  return verify(null, Buffer.from(contractCanonicalJson(body)), publicKey, Buffer.from(signature, 'base64url'));
 }
 
 export function decisionSha256(contract: DecisionContract): string {
-  return sha256Hex(canonicalJson(contract));
+  return sha256Hex(contractCanonicalJson(contract));
 }
 
 export function expiryFrom(issuedAt: Date, ttlSeconds: number): string {

@@ -1,18 +1,23 @@
 import { Engine, type RuleProperties } from 'json-rules-engine';
 import { canonicalJson, type DecisionRule, VERDICT_ORDER, type Verdict } from '../rules/ruleset.ts';
 
-export interface MatchedRule {
+export interface MatchedRule<V extends string = Verdict> {
   name: string;
-  verdict: Verdict;
+  verdict: V;
   reason: string;
 }
 
-export interface Decision {
-  verdict: Verdict;
+export interface Decision<V extends string = Verdict> {
+  verdict: V;
   /** The rule that set the verdict; absent when nothing matched and the default `allow` stands. */
-  winner?: MatchedRule;
-  matched: MatchedRule[];
+  winner?: MatchedRule<V>;
+  matched: MatchedRule<V>[];
 }
+
+/** A rule as the engine needs it; surfaces with their own verdict vocabulary (web access: allow|warn|block) too. */
+export type EngineRule<V extends string = Verdict> = Omit<DecisionRule, 'event'> & {
+  event: { type: 'verdict'; params: { verdict: V; reason: string } };
+};
 
 export type Facts = Record<string, string | number | boolean | readonly string[]>;
 
@@ -25,12 +30,16 @@ const MEMO_LIMIT = 10_000;
  * surface are few and repeat, so answers are memoised on the canonical fact set. Rules are immutable for the
  * lifetime of an engine, so a memoised answer is the engine's answer; a test holds the two equal.
  */
-export class DecisionEngine {
+export class DecisionEngine<V extends string = Verdict> {
   private readonly engine: Engine;
   private readonly order: Map<string, number>;
-  private readonly memo = new Map<string, Promise<Decision>>();
+  private readonly memo = new Map<string, Promise<Decision<V>>>();
 
-  constructor(rules: readonly DecisionRule[]) {
+  /** `verdictOrder`: mildest first; the first entry is the default when nothing matches. */
+  constructor(
+    rules: readonly EngineRule<V>[],
+    private readonly verdictOrder: readonly V[] = VERDICT_ORDER as unknown as readonly V[],
+  ) {
     this.engine = new Engine(
       rules.map((r) => ({ ...r, conditions: r.conditions }) as unknown as RuleProperties),
       { allowUndefinedFacts: true },
@@ -38,7 +47,7 @@ export class DecisionEngine {
     this.order = new Map(rules.map((r, i) => [r.name, i]));
   }
 
-  decide(facts: Facts): Promise<Decision> {
+  decide(facts: Facts): Promise<Decision<V>> {
     const key = canonicalJson(facts);
     const hit = this.memo.get(key);
     if (hit) return hit;
@@ -50,18 +59,18 @@ export class DecisionEngine {
   }
 
   /** The engine itself, bypassing the memo. */
-  async evaluate(facts: Facts): Promise<Decision> {
+  async evaluate(facts: Facts): Promise<Decision<V>> {
     const { results } = await this.engine.run({ ...facts });
-    const matched: MatchedRule[] = results
+    const matched: MatchedRule<V>[] = results
       .map((r) => {
-        const params = r.event?.params as { verdict: Verdict; reason: string };
+        const params = r.event?.params as { verdict: V; reason: string };
         return { name: String(r.name), verdict: params.verdict, reason: params.reason };
       })
       .sort((a, b) => (this.order.get(a.name) ?? 0) - (this.order.get(b.name) ?? 0));
-    let winner: MatchedRule | undefined;
+    let winner: MatchedRule<V> | undefined;
     for (const m of matched) {
-      if (!winner || VERDICT_ORDER.indexOf(m.verdict) > VERDICT_ORDER.indexOf(winner.verdict)) winner = m;
+      if (!winner || this.verdictOrder.indexOf(m.verdict) > this.verdictOrder.indexOf(winner.verdict)) winner = m;
     }
-    return { verdict: winner?.verdict ?? 'allow', winner, matched };
+    return { verdict: winner?.verdict ?? this.verdictOrder[0]!, winner, matched };
   }
 }

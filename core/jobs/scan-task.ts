@@ -1,5 +1,6 @@
 import type { JobHelpers } from 'graphile-worker';
 import type { Knex } from 'knex';
+import type { EventBus } from '../events/event-bus.ts';
 import type { ScanEvidence } from '../scan/evidence.ts';
 import type { ScanService } from '../scan/scan-service.ts';
 import { parseTarget } from '../url/target.ts';
@@ -32,6 +33,8 @@ export interface ScanTaskDeps {
   scans: ScanService;
   processId: string;
   browser: boolean;
+  /** `scan.failed` for workspace jobs that end failed or dead_letter (webhooks, escalation). */
+  events?: EventBus;
 }
 
 /**
@@ -91,14 +94,21 @@ export function scanTask(deps: ScanTaskDeps) {
       const reason = (err as Error)?.message ?? String(err);
       if (err instanceof PermanentScanFailure) {
         await finish({ status: 'failed', error: reason });
+        await deps.events?.publish('scan.failed', job.workspace_id, failedData(jobId, job, 'failed', reason));
         return;
       }
       if (helpers.job.attempts >= helpers.job.max_attempts) {
-        await finish({ status: 'dead_letter', error: `gave up after ${helpers.job.attempts} attempts: ${reason}` });
+        const error = `gave up after ${helpers.job.attempts} attempts: ${reason}`;
+        await finish({ status: 'dead_letter', error });
+        await deps.events?.publish('scan.failed', job.workspace_id, failedData(jobId, job, 'dead_letter', error));
         return;
       }
       await knex('scan_jobs').where({ id: jobId }).update({ status: 'queued', error: reason });
       throw err; // graphile-worker schedules the retry
     }
   };
+}
+
+function failedData(jobId: number, job: { target_url: string; actor: string | null }, status: string, error: string) {
+  return { scan_id: jobId, target_url: job.target_url, status, error, actor: job.actor };
 }

@@ -14,9 +14,15 @@ export interface DetectorRun {
 
 const DEFAULT_TIMEOUT_MS = 5_000;
 
+function isPromiseLike<T>(value: T | Promise<T>): value is Promise<T> {
+  return typeof (value as { then?: unknown } | null)?.then === 'function';
+}
+
 /** Instantiates every plugin once per app, resolving its declared deps from the app's own container. */
 export class DetectorSet {
   private readonly instances = new Map<string, Detector>();
+  /** Told of every finished or skipped run (metrics); must not throw. */
+  readonly observers: ((run: DetectorRun) => void)[] = [];
 
   constructor(
     private readonly catalog: PluginCatalog,
@@ -33,19 +39,37 @@ export class DetectorSet {
 
   /** Runs the surface's detectors in parallel, each under its own budget. */
   async run(surface: Surface, ctx: Omit<DetectionContext, 'surface' | 'signal'>): Promise<DetectorRun[]> {
-    return Promise.all(this.catalog.forSurface(surface).map((m) => this.runOne(m, { ...ctx, surface })));
+    const runs = this.catalog.forSurface(surface).map((m) => this.runOne(m, { ...ctx, surface }));
+    return runs.some(isPromiseLike) ? Promise.all(runs) : (runs as DetectorRun[]);
   }
 
-  private async runOne(module: PluginModule, ctx: Omit<DetectionContext, 'signal'>): Promise<DetectorRun> {
+  private runOne(module: PluginModule, ctx: Omit<DetectionContext, 'signal'>): DetectorRun | Promise<DetectorRun> {
     const { meta } = module.detector;
     const instance = this.instances.get(meta.id)!;
-    const budget = meta.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     const controller = new AbortController();
     const started = performance.now();
+    let result: Promise<DetectorOutput> | DetectorOutput;
+    try {
+      result = instance.detect({ ...ctx, signal: controller.signal });
+    } catch (err) {
+      return this.failed(meta, err, started);
+    }
+    // A synchronous detector (the injection screen, the URL detectors) has already finished: no timer, no race.
+    if (!isPromiseLike(result)) return this.finished(meta, result, started);
+    return this.raced(meta, result, controller, started);
+  }
+
+  private async raced(
+    meta: PluginModule['detector']['meta'],
+    pending: Promise<DetectorOutput>,
+    controller: AbortController,
+    started: number,
+  ): Promise<DetectorRun> {
+    const budget = meta.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     let timer: NodeJS.Timeout | undefined;
     try {
       const output = await Promise.race([
-        Promise.resolve().then(() => instance.detect({ ...ctx, signal: controller.signal })),
+        pending,
         new Promise<never>((_, reject) => {
           timer = setTimeout(() => {
             controller.abort();
@@ -53,18 +77,29 @@ export class DetectorSet {
           }, budget);
         }),
       ]);
-      this.assertDeclared(meta.id, output.findings);
-      return { pluginId: meta.id, output, durationMs: performance.now() - started };
+      return this.finished(meta, output, started);
     } catch (err) {
-      if (!meta.bestEffort || err instanceof ContractViolation) throw err;
-      return {
-        pluginId: meta.id,
-        skipped: { reason: (err as Error).message },
-        durationMs: performance.now() - started,
-      };
+      return this.failed(meta, err, started);
     } finally {
       clearTimeout(timer);
     }
+  }
+
+  private finished(meta: PluginModule['detector']['meta'], output: DetectorOutput, started: number): DetectorRun {
+    this.assertDeclared(meta.id, output.findings);
+    return this.observed({ pluginId: meta.id, output, durationMs: performance.now() - started });
+  }
+
+  /** A best-effort detector's failure is skipped; any other failure (and every contract violation) propagates. */
+  private failed(meta: PluginModule['detector']['meta'], err: unknown, started: number): DetectorRun {
+    if (!meta.bestEffort || err instanceof ContractViolation) throw err;
+    const reason = (err as Error).message;
+    return this.observed({ pluginId: meta.id, skipped: { reason }, durationMs: performance.now() - started });
+  }
+
+  private observed(run: DetectorRun): DetectorRun {
+    for (const observe of this.observers) observe(run);
+    return run;
   }
 
   private assertDeclared(pluginId: string, findings: Finding[]): void {

@@ -2,7 +2,7 @@ import { parse as parseCsv } from 'csv-parse/sync';
 import type { Knex } from 'knex';
 import { type FeedEntry, feedEntryOf } from './feed-entry.ts';
 
-export const FEED_FORMATS = ['plain', 'csv', 'openphish', 'urlhaus'] as const;
+export const FEED_FORMATS = ['plain', 'csv', 'openphish', 'urlhaus', 'phishtank', 'cert_csv'] as const;
 export type FeedFormat = (typeof FEED_FORMATS)[number];
 
 export interface ParsedFeed {
@@ -16,6 +16,8 @@ const HOST_COLUMNS = ['url', 'host', 'domain', 'hostname'];
  * Reads a feed file. `plain`: one URL or host per line, `#` comments. `openphish`: OpenPhish's plain URL list.
  * `csv`: a header row with a `url`, `host` or `domain` column and an optional `category` column.
  * `urlhaus`: URLhaus's CSV export (`#` comment lines; columns id, dateadded, url, url_status, …, threat, …).
+ * `phishtank`: PhishTank's `online-valid` export, CSV (a `url` column) or JSON (an array of objects with `url`).
+ * `cert_csv`: a national CERT's CSV list: like `csv` (a `url`, `host`, `domain` or `hostname` column).
  */
 export function parseFeed(text: string, format: FeedFormat, defaultCategory: string): ParsedFeed {
   const entries: ParsedFeed['entries'] = [];
@@ -40,6 +42,17 @@ export function parseFeed(text: string, format: FeedFormat, defaultCategory: str
   if (format === 'urlhaus') {
     const rows: string[][] = parseCsv(text, { comment: '#', relax_column_count: true, skip_empty_lines: true });
     for (const [i, row] of rows.entries()) add(i + 1, row[2], row[5] || 'malware');
+    return { entries, rejected };
+  }
+
+  if (format === 'phishtank' && text.trimStart().startsWith('[')) {
+    const items = JSON.parse(text) as unknown;
+    if (!Array.isArray(items)) throw new Error('phishtank JSON feed must be an array');
+    for (const [i, item] of items.entries()) {
+      const url = (item as { url?: unknown } | null)?.url;
+      if (typeof url === 'string') add(i + 1, url, undefined);
+      else rejected.push({ line: i + 1, reason: 'item has no url' });
+    }
     return { entries, rejected };
   }
 

@@ -4,7 +4,9 @@ import path from 'node:path';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import canonicalize from 'canonicalize';
 import type { InjectionToken } from 'tsyringe';
+import { CANONICAL_MAX_DEPTH, JsonTooDeep, nestsDeeperThan } from '../limits/json-depth.ts';
 import type { PluginCatalog } from '../plugins/registry.ts';
+import { type InjectionRules, loadInjectionRules } from './injection-rules.ts';
 import {
   adjustmentsSchema,
   brandsSchema,
@@ -12,10 +14,12 @@ import {
   compositesSchema,
   conditionSchema,
   decisionRulesSchema,
+  escalationRulesSchema,
   hostingSchema,
   plansSchema,
   riskLevelsSchema,
   toolPolicySchema,
+  webAccessRulesSchema,
   weightsSchema,
 } from './schemas.ts';
 
@@ -33,6 +37,24 @@ export interface DecisionRule {
   priority?: number;
   conditions: RuleCondition;
   event: { type: 'verdict'; params: { verdict: Verdict; reason: string } };
+}
+
+/** A web-access rule (rules/decisions/web-access.json): a person's verdict and what to tell them. */
+export type WebAccessVerdict = 'allow' | 'warn' | 'block';
+export const WEB_ACCESS_ORDER: readonly WebAccessVerdict[] = ['allow', 'warn', 'block'];
+export interface WebAccessRule {
+  name: string;
+  priority?: number;
+  conditions: RuleCondition;
+  event: { type: 'verdict'; params: { verdict: WebAccessVerdict; reason: string; coaching_message: string } };
+}
+
+/** A ticket-bridge escalation rule (rules/escalation.json): opens a ticket at `severity` when it matches. */
+export interface EscalationRule {
+  name: string;
+  priority?: number;
+  conditions: RuleCondition;
+  event: { type: 'escalate'; params: { severity: 'low' | 'medium' | 'high' | 'critical'; reason: string } };
 }
 
 export interface RiskLevels {
@@ -88,7 +110,7 @@ export interface Plans {
 }
 
 export interface HostingData {
-  free_hosting: { suffix: string; provider: string }[];
+  free_hosting: { suffix: string; provider: string; path_prefix?: string }[];
   suspicious_tlds: string[];
 }
 
@@ -96,6 +118,10 @@ export interface Ruleset {
   weights: Record<string, number>;
   riskLevels: RiskLevels;
   decisions: Record<DecisionSurface, DecisionRule[]>;
+  /** rules/decisions/web-access.json, merged by rule name like the other decision files. */
+  webAccess: WebAccessRule[];
+  /** rules/escalation.json (optional), merged by rule name. */
+  escalation: EscalationRule[];
   brands: BrandEntry[];
   hosting: HostingData;
   toolPolicy: { high_impact_tools: string[] };
@@ -105,6 +131,8 @@ export interface Ruleset {
   plans: Plans;
   /** Per-deployment detector settings (rules/detectors.json, optional), validated against each plugin's schema. */
   detectors: Record<string, Record<string, unknown>>;
+  /** Thresholds of the learned injection scorer (rules/injection.json). */
+  injection: InjectionRules;
   /** sha256 of the canonical JSON of everything above: names the rules behind every verdict. */
   hash: string;
 }
@@ -166,6 +194,31 @@ export const DECISION_FACTS: Record<DecisionSurface, Record<string, 'flags' | 's
   },
 };
 
+/** The facts web-access rules may read (POST /web-access/evaluate). */
+export const WEB_ACCESS_FACTS: Record<string, 'flags' | 'string' | 'boolean' | 'number'> = {
+  intent: 'string',
+  high_impact_intent: 'boolean',
+  url_category: 'string',
+  known_good: 'boolean',
+  listed_in_feed: 'boolean',
+  destination_risk_level: 'string',
+  risk_score: 'number',
+  risk_level: 'string',
+  injection_severity: 'string',
+  agent_decision: 'string',
+  flags: 'flags',
+};
+
+/** The facts escalation rules may read (rules/escalation.json). */
+export const ESCALATION_FACTS: Record<string, 'flags' | 'string' | 'boolean' | 'number'> = {
+  event: 'string',
+  risk_level: 'string',
+  score: 'number',
+  verdict: 'string',
+  surface: 'string',
+  flags: 'flags',
+};
+
 const DECISION_FILES: Record<DecisionSurface, string> = {
   content: 'decisions/content.json',
   action: 'decisions/action.json',
@@ -185,6 +238,8 @@ const validators: Record<string, ValidateFunction> = {
   categories: ajv.compile(categoriesSchema),
   adjustments: ajv.compile(adjustmentsSchema),
   plans: ajv.compile(plansSchema),
+  webAccess: ajv.compile(webAccessRulesSchema),
+  escalation: ajv.compile(escalationRulesSchema),
 };
 
 function readJson(dir: string, file: string, problems: RulesProblem[]): unknown {
@@ -346,6 +401,36 @@ export function loadRuleset(dir: string, catalog: PluginCatalog): Ruleset {
     }
     decisions[surface] = [...byName.values()];
   }
+  const webAccessByName = new Map<string, WebAccessRule>();
+  for (const layer of layers(dir, 'decisions/web-access.json', true, problems) as { base: string; data: unknown }[]) {
+    const file = 'decisions/web-access.json';
+    const data = validated<{ rules: WebAccessRule[] }>('webAccess', layer.base, file, layer.data, problems);
+    for (const [i, rule] of (data?.rules ?? []).entries()) {
+      checkFacts(WEB_ACCESS_FACTS, rule.conditions, path.join(layer.base, file), `/rules/${i}`, catalog, problems);
+      webAccessByName.set(rule.name, rule);
+    }
+  }
+  const escalationByName = new Map<string, EscalationRule>();
+  for (const layer of layers(dir, 'escalation.json', false, problems) as { base: string; data: unknown }[]) {
+    const data = validated<{ rules: EscalationRule[] }>(
+      'escalation',
+      layer.base,
+      'escalation.json',
+      layer.data,
+      problems,
+    );
+    for (const [i, rule] of (data?.rules ?? []).entries()) {
+      checkFacts(
+        ESCALATION_FACTS,
+        rule.conditions,
+        path.join(layer.base, 'escalation.json'),
+        `/rules/${i}`,
+        catalog,
+        problems,
+      );
+      escalationByName.set(rule.name, rule);
+    }
+  }
 
   // Data files: a local copy replaces the shipped one whole (lists have no natural merge key).
   const [brands] = lastLayer<{ brands: BrandEntry[] }>('brands', dir, 'brands.json', problems);
@@ -406,6 +491,7 @@ export function loadRuleset(dir: string, catalog: PluginCatalog): Ruleset {
   }
 
   const detectors = detectorConfigs(dir, catalog, problems);
+  const injection = loadInjectionRules(dir, problems);
   const [plans] = lastLayer<Plans>('plans', dir, 'plans.json', problems);
   if (plans && !plans.plans[plans.default_plan]) {
     problems.push({
@@ -424,7 +510,8 @@ export function loadRuleset(dir: string, catalog: PluginCatalog): Ruleset {
     !composites ||
     !categories ||
     !adjustments ||
-    !plans
+    !plans ||
+    !injection
   ) {
     throw new RulesError(problems);
   }
@@ -432,6 +519,8 @@ export function loadRuleset(dir: string, catalog: PluginCatalog): Ruleset {
     weights: sortKeys(weights),
     riskLevels,
     decisions,
+    webAccess: [...webAccessByName.values()],
+    escalation: [...escalationByName.values()],
     brands: brands.brands,
     hosting,
     toolPolicy: { high_impact_tools: toolPolicy.high_impact_tools },
@@ -440,6 +529,7 @@ export function loadRuleset(dir: string, catalog: PluginCatalog): Ruleset {
     adjustments: adjustments.rules,
     plans,
     detectors,
+    injection,
   };
   return { ...body, hash: sha256Hex(canonicalJson(body)) };
 }
@@ -494,6 +584,8 @@ function sortKeys<T>(o: Record<string, T>): Record<string, T> {
 
 /** RFC 8785 canonical JSON. */
 export function canonicalJson(value: unknown): string {
+  // canonicalize recurses: a value nested thousands deep would overflow the stack, so it is refused first.
+  if (nestsDeeperThan(value, CANONICAL_MAX_DEPTH)) throw new JsonTooDeep(CANONICAL_MAX_DEPTH);
   const out = canonicalize(value);
   if (out === undefined) throw new Error('value cannot be canonicalised');
   return out;

@@ -168,7 +168,12 @@ export const hostingSchema = {
         type: 'object',
         required: ['suffix', 'provider'],
         additionalProperties: false,
-        properties: { suffix: hostname, provider: { type: 'string', minLength: 1 } },
+        properties: {
+          suffix: hostname,
+          provider: { type: 'string', minLength: 1 },
+          // Path-based platforms: `suffix` is the exact host and the tenant is the path segment after this prefix.
+          path_prefix: { type: 'string', pattern: '^/([^/?#]+/)*$' },
+        },
       },
     },
     suspicious_tlds: { type: 'array', items: { type: 'string', pattern: '^[a-z0-9-]+$' } },
@@ -279,3 +284,40 @@ export const plansSchema = {
     anonymous: planLimits,
   },
 } as const;
+
+/**
+ * rules/decisions/web-access.json: the web-access evaluate rules. A person is warned, not asked for approval, so
+ * the verdicts are allow | warn | block, and each rule carries the coaching message shown to that person
+ * (`{domain}` and `{category}` are filled in).
+ */
+export const webAccessRulesSchema = rulesFileSchema(
+  'web-access-rules',
+  {
+    type: 'verdict',
+    params: {
+      type: 'object',
+      required: ['verdict', 'reason', 'coaching_message'],
+      additionalProperties: false,
+      properties: {
+        verdict: { enum: ['allow', 'warn', 'block'] },
+        reason: { type: 'string', minLength: 1 },
+        coaching_message: { type: 'string', minLength: 1, maxLength: 600 },
+      },
+    },
+  },
+  { priority: { type: 'integer', minimum: 1 } },
+);
+
+/** rules/escalation.json: rules over scan and decision events that open a ticket at their severity. */
+export const escalationRulesSchema = rulesFileSchema('escalation-rules', {
+  type: 'escalate',
+  params: {
+    type: 'object',
+    required: ['severity', 'reason'],
+    additionalProperties: false,
+    properties: {
+      severity: { enum: ['low', 'medium', 'high', 'critical'] },
+      reason: { type: 'string', minLength: 1 },
+    },
+  },
+});

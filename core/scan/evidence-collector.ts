@@ -19,6 +19,9 @@ const notApplicable = { ok: false as const, reason: 'not_applicable' as const };
 /** Gathers every source's facts about a target in parallel, each under its own client's budget. */
 @injectable()
 export class EvidenceCollector {
+  /** Told of every collected evidence set (metrics count failed sources); must not throw. */
+  readonly observers: ((evidence: ScanEvidence) => void)[] = [];
+
   constructor(
     @inject(DnsResolver) private readonly dns: DnsResolver,
     @inject(RdapClient) private readonly rdap: RdapClient,
@@ -67,7 +70,7 @@ export class EvidenceCollector {
         ? this.hostIntel.lookup(addresses[0], { signal })
         : Promise.resolve({ ...(notApplicable as Lookup<never>), queried_vendor: false, vendor: 'none' }),
     );
-    return {
+    const evidence: ScanEvidence = {
       target,
       collected_at: new Date().toISOString(),
       dns,
@@ -81,5 +84,7 @@ export class EvidenceCollector {
       browser,
       timings,
     };
+    for (const observe of this.observers) observe(evidence);
+    return evidence;
   }
 }

@@ -2,21 +2,37 @@ import { randomUUID } from 'node:crypto';
 import { inject, injectable } from 'tsyringe';
 import { AppConfig } from '../config.ts';
 import { Knex } from '../db/knex-token.ts';
+import { EventBus } from '../events/event-bus.ts';
+import { checkAddress } from '../net/address-policy.ts';
 import { DetectorSet } from '../pipeline/run-detectors.ts';
 import { ReputationService } from '../reputation/reputation-service.ts';
-import { Ruleset } from '../rules/ruleset.ts';
+import { canonicalJson, Ruleset, sha256Hex } from '../rules/ruleset.ts';
 import type { RiskLevel } from '../scoring/risk-level.ts';
 import { type ScoreBreakdown, Scorer } from '../scoring/score-breakdown.ts';
 import { brandOwning } from '../url/brand-matching/ownership.ts';
 import { BrandCatalog } from '../url/catalogs.ts';
 import type { Target } from '../url/target.ts';
-import { consumeQuota, ForceScanDisabled, limitsFor } from '../workspaces/quotas.ts';
+import {
+  consumeAnonymousQuotaUpTo,
+  consumeQuota,
+  ForceScanDisabled,
+  limitsFor,
+  QuotaExhausted,
+} from '../workspaces/quotas.ts';
 import { mergeAtPath } from './detailed-results.ts';
 import { detectScan } from './detect-scan.ts';
 import type { ScanEvidence } from './evidence.ts';
 import { EvidenceCollector } from './evidence-collector.ts';
+import { type EvidenceCoverage, evidenceCoverage } from './evidence-coverage.ts';
 import { buildEvidencePack, type EvidencePack } from './evidence-pack.ts';
-import { PostgresScanHistory } from './scan-history.ts';
+import { PostgresScanHistory, withScanHistoryOf } from './scan-history.ts';
+
+/** An anonymous scan of a target that is, or resolves to, a loopback, private or otherwise non-public address. */
+export class NonPublicTarget extends Error {
+  constructor(readonly host: string) {
+    super(`${host} does not resolve to a public address; scanning it needs an API key`);
+  }
+}
 
 export interface ScanCaller {
   workspaceId: string | null;
@@ -25,6 +41,8 @@ export interface ScanCaller {
   campaignTaggingEnabled: boolean;
   actor: string | null;
   requestId: string;
+  /** Anonymous callers: the client address bucket their daily scan quota is counted in. */
+  anonymousBucket?: string;
 }
 
 export interface CampaignTagging {
@@ -60,6 +78,11 @@ export interface ScanResult {
   ruleset_hash: string;
   scanned_at: string;
   cached: boolean;
+  /**
+   * Whether the scan saw anything: `degraded: true` when DNS, HTTP and TLS all failed, so the score rests on no
+   * evidence and a `low` risk level is not a clean bill (reasons name each failed source).
+   */
+  evidence: EvidenceCoverage;
 }
 
 const CAMPAIGN_PREFIX = 'campaign:';
@@ -77,6 +100,7 @@ export class ScanService {
     @inject(BrandCatalog) private readonly brands: BrandCatalog,
     @inject(ReputationService) private readonly reputation: ReputationService,
     @inject(AppConfig) private readonly config: AppConfig,
+    @inject(EventBus) private readonly events: EventBus,
   ) {
     this.scorer = new Scorer(ruleset);
   }
@@ -100,11 +124,17 @@ export class ScanService {
     }
     if (!options.force_scan) {
       const cached = await this.cached(target, caller.workspaceId);
-      if (cached) return cached;
+      // Anonymous callers share one cache: the answer is theirs, not the earlier caller's (X-Actor, request id).
+      if (cached) return caller.workspaceId ? cached : restampedFor(cached, caller);
     }
     if (!options.unmetered && caller.workspaceId) {
       if (options.force_scan) await consumeQuota(this.knex, caller.workspaceId, 'force_scan', forceQuota!);
       await consumeQuota(this.knex, caller.workspaceId, 'scan', limits.scan_quota_daily);
+    } else if (!options.unmetered) {
+      const granted = await this.knex.transaction((trx) =>
+        consumeAnonymousQuotaUpTo(trx, caller.anonymousBucket ?? 'unknown', 'scan', limits.scan_quota_daily, 1),
+      );
+      if (granted === 0) throw new QuotaExhausted('scan', limits.scan_quota_daily);
     }
     const evidence = await this.collect(target, options);
     return this.record(evidence, options, caller);
@@ -129,7 +159,17 @@ export class ScanService {
   /** Detect, score and store a scan from gathered evidence (jobs look at the evidence first, then call this). */
   async record(evidence: ScanEvidence, options: { force_scan: boolean }, caller: ScanCaller): Promise<ScanResult> {
     const { target } = evidence;
-    const detection = await detectScan(this.detectors, this.ruleset.composites, evidence);
+    // Anyone may scan anonymously: the service must not become a way to learn what names resolve to inside the
+    // network it runs in. Outside lab mode (whose sites live on reserved test addresses), an anonymous scan of a
+    // target that is or resolves to a non-public address is refused before anything about it is answered.
+    if (caller.workspaceId === null && !this.config.labSitesDir) {
+      const nonPublic = evidence.addresses.find((a) => !checkAddress(a).allowed);
+      if (nonPublic !== undefined) throw new NonPublicTarget(target.host);
+    }
+    // Reused-fingerprint and campaign detectors read this caller's own scan history only (anonymous: its own bucket).
+    const detection = await withScanHistoryOf(caller.workspaceId, () =>
+      detectScan(this.detectors, this.ruleset.composites, evidence),
+    );
     const campaignRun = detection.runs.find((r) => r.pluginId === 'campaign');
     const campaignFlags = uniqueSorted(
       detection.findings.map((f) => f.flag).filter((f) => f.startsWith(CAMPAIGN_PREFIX)),
@@ -188,6 +228,7 @@ export class ScanService {
       ruleset_hash: this.ruleset.hash,
       scanned_at: pack.created_at,
       cached: false,
+      evidence: evidenceCoverage(evidence),
     };
 
     const scanId = await this.knex.transaction(async (trx) => {
@@ -231,13 +272,25 @@ export class ScanService {
     });
     this.reputation.forgetPriorScan(caller.workspaceId, target.host);
     await this.history.record(
-      { host: target.host, risk_level, flags, scan_id: scanId },
+      { host: target.host, risk_level, flags, scan_id: scanId, workspace_id: caller.workspaceId },
       {
         cert_sha256: evidence.tls.ok ? evidence.tls.value.fingerprint_sha256 : undefined,
         favicon_hash: evidence.page.favicon ? String(evidence.page.favicon.hash) : undefined,
         ip: evidence.addresses[0],
       },
     );
+    await this.events.publish('scan.completed', caller.workspaceId, {
+      scan_id: scanId,
+      domain: scan.domain,
+      target_url: scan.target_url,
+      score: scan.score,
+      risk_level,
+      flags,
+      evidence_pack: { id: pack.id, sha256 },
+      actor: caller.actor,
+      request_id: caller.requestId,
+      scanned_at: result.scanned_at,
+    });
     return { scan_id: scanId, ...result };
   }
 
@@ -315,4 +368,21 @@ export function redirectTimeline(evidence: ScanEvidence): RedirectStep[] {
     status: h.status,
     source: 'fetch',
   }));
+}
+
+/**
+ * A cached anonymous result as answered to `caller`: the evidence pack names this caller's actor and request id
+ * (never the earlier anonymous caller's), and its sha256 is over the pack as answered. Anonymous packs are not
+ * retrievable by id, so there is no stored copy for the answer to disagree with.
+ */
+function restampedFor(result: ScanResult, caller: ScanCaller): ScanResult {
+  const { sha256: _stored, ...pack } = result.tabs.detection.evidencepack;
+  const restamped = { ...pack, actor: caller.actor, request_id: caller.requestId };
+  return {
+    ...result,
+    tabs: {
+      ...result.tabs,
+      detection: { evidencepack: { ...restamped, sha256: sha256Hex(canonicalJson(restamped)) } },
+    },
+  };
 }

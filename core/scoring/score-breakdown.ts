@@ -30,6 +30,20 @@ export function categoryOf(flag: string, categories: Record<string, CategoryRule
   return flag.slice(0, flag.indexOf(':'));
 }
 
+/** Points per category before caps: every flag's weight added to its category. */
+export function uncappedCategoryPoints(
+  flags: readonly string[],
+  categories: Record<string, CategoryRule>,
+  weightOf: (flag: string) => number,
+): Record<string, number> {
+  const points: Record<string, number> = {};
+  for (const flag of flags) {
+    const category = categoryOf(flag, categories);
+    points[category] = (points[category] ?? 0) + weightOf(flag);
+  }
+  return points;
+}
+
 /** Points per category after caps. Pure arithmetic, no rules engine. */
 export function categoryPoints(
   flags: readonly string[],
@@ -37,11 +51,7 @@ export function categoryPoints(
   categories: Record<string, CategoryRule>,
   weightOf: (flag: string) => number = (f) => weights[f] ?? 0,
 ): Record<string, number> {
-  const points: Record<string, number> = {};
-  for (const flag of flags) {
-    const category = categoryOf(flag, categories);
-    points[category] = (points[category] ?? 0) + weightOf(flag);
-  }
+  const points = uncappedCategoryPoints(flags, categories, weightOf);
   for (const [category, total] of Object.entries(points)) {
     const cap = categories[category]?.cap;
     points[category] = cap === undefined ? total : Math.min(total, cap);
@@ -49,10 +59,29 @@ export function categoryPoints(
   return points;
 }
 
+export const CATEGORY_CAP_REASON = 'category_cap';
+
 /**
- * Categories → raw total → ordered adjustments (json-rules-engine decides which apply; the arithmetic is here)
- * → the 100 ceiling as its own reason → applied score. `reconciles` checks the books: raw total minus every
- * recorded reduction equals the applied score.
+ * Whether the books balance, checked from the breakdown alone (so a breakdown built or stored wrongly is caught):
+ * the categories add up to `raw_total`; every adjustment starts where the previous one ended (the first at
+ * `raw_total`) and removes points; the last one ends at `applied_score` (no adjustment: `raw_total` is served).
+ * Points removed without a recorded adjustment, or recorded twice, make it false.
+ */
+export function reconciles(b: Omit<ScoreBreakdown, 'reconciles'>): boolean {
+  const sum = Object.values(b.categories).reduce((a, v) => a + v, 0);
+  if (sum !== b.raw_total) return false;
+  let current = b.raw_total;
+  for (const a of b.adjustments) {
+    if (a.from !== current || !(a.to < a.from)) return false;
+    current = a.to;
+  }
+  return current === b.applied_score && b.capped === b.adjustments.length > 0;
+}
+
+/**
+ * Categories (uncapped) → raw total → each category cap as a recorded reduction → ordered adjustments
+ * (json-rules-engine decides which apply; the arithmetic is here) → the 100 ceiling as its own reason → applied
+ * score. `reconciles` checks the books: raw total minus every recorded reduction equals the applied score.
  */
 export class Scorer {
   private readonly engine: Engine;
@@ -75,19 +104,32 @@ export class Scorer {
     facts: ScoreFacts,
   ): Promise<{ breakdown: ScoreBreakdown; risk_level: RiskLevel }> {
     const { categories: rules } = this.ruleset;
-    const categories = categoryPoints(flags, this.ruleset.weights, rules, (f) => this.weightOf(f));
+    const categories = uncappedCategoryPoints(flags, rules, (f) => this.weightOf(f));
     const raw = Object.values(categories).reduce((a, b) => a + b, 0);
+    // A category cap removes points like any adjustment, so it is recorded as one (in category order).
+    const adjustments: ScoreBreakdown['adjustments'] = [];
+    let current = raw;
+    for (const [category, total] of Object.entries(categories).sort(([a], [b]) => a.localeCompare(b))) {
+      const cap = rules[category]?.cap;
+      if (cap === undefined || total <= cap) continue;
+      adjustments.push({
+        reason: CATEGORY_CAP_REASON,
+        detail: `${category} adds at most ${cap} points (its flags weigh ${total})`,
+        from: current,
+        to: current - (total - cap),
+      });
+      current -= total - cap;
+    }
     const weighted = flags.filter((f) => this.weightOf(f) > 0);
     const matched = await this.matchedAdjustments({
-      raw_total: raw,
+      // The adjustment rules were written against the total after category caps; they keep seeing that.
+      raw_total: current,
       flags: [...flags].sort(),
       lure_flag_count: flags.filter((f) => rules[categoryOf(f, rules)]?.lure).length,
       weak_only: weighted.length > 0 && weighted.every((f) => rules[categoryOf(f, rules)]?.weak),
       ...facts,
     });
 
-    const adjustments: ScoreBreakdown['adjustments'] = [];
-    let current = raw;
     for (const rule of matched) {
       const { reason, detail, cap, minus } = rule.event.params;
       const to = cap !== undefined ? Math.min(current, cap) : Math.max(0, current - (minus ?? 0));
@@ -98,15 +140,8 @@ export class Scorer {
       adjustments.push({ reason: CEILING_REASON, detail: 'Scores are capped at 100', from: current, to: 100 });
       current = 100;
     }
-    const removed = adjustments.reduce((sum, a) => sum + (a.from - a.to), 0);
-    const breakdown: ScoreBreakdown = {
-      categories,
-      raw_total: raw,
-      adjustments,
-      applied_score: current,
-      capped: adjustments.length > 0,
-      reconciles: raw - removed === current,
-    };
+    const books = { categories, raw_total: raw, adjustments, applied_score: current, capped: adjustments.length > 0 };
+    const breakdown: ScoreBreakdown = { ...books, reconciles: reconciles(books) };
     return { breakdown, risk_level: riskLevelOf(current, this.ruleset.riskLevels) };
   }
 

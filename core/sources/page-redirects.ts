@@ -32,9 +32,27 @@ export interface MetaRefresh {
   delaySeconds: number;
 }
 
-/** `<meta http-equiv="refresh" content="0; url=…">`, the first one in the document. */
+/** Start and end offsets of `<noscript>` blocks (found with indexOf, linear). */
+function noscriptRanges(html: string): [number, number][] {
+  const lower = html.toLowerCase();
+  const ranges: [number, number][] = [];
+  for (let at = lower.indexOf('<noscript'); at >= 0 && ranges.length < 100; at = lower.indexOf('<noscript', at + 9)) {
+    const close = lower.indexOf('</noscript', at);
+    ranges.push([at, close < 0 ? html.length : close]);
+    if (close < 0) break;
+  }
+  return ranges;
+}
+
+/**
+ * `<meta http-equiv="refresh" content="0; url=…">`, the first one in the document. A refresh inside `<noscript>` is
+ * skipped: a scripting browser never follows it (kits use it to send script-less scanners away).
+ */
 export function findMetaRefresh(html: string, baseUrl: string): MetaRefresh | undefined {
-  for (const [tag] of html.matchAll(/<meta\b[^>]{0,4096}>/gi)) {
+  const hidden = noscriptRanges(html);
+  for (const m of html.matchAll(/<meta\b[^>]{0,4096}>/gi)) {
+    const tag = m[0];
+    if (hidden.some(([from, to]) => m.index >= from && m.index < to)) continue;
     if (attribute(tag, 'http-equiv')?.toLowerCase() !== 'refresh') continue;
     const content = attribute(tag, 'content');
     const match = content && /^\s*(\d{1,6})?(?:\.\d*)?\s*[;,]?\s*(?:url\s*=\s*)?(['"]?)(.*)\2\s*$/i.exec(content);

@@ -1,5 +1,13 @@
 import { parse } from 'tldts';
 import type { BrandEntry, HostingData } from '../rules/ruleset.ts';
+import {
+  isPopularSite,
+  machineNamed,
+  onBrandCdn,
+  type PopularityData,
+  shippedPopularity,
+  underRestrictedSuffix,
+} from './popularity.ts';
 import type { Target } from './target.ts';
 
 /** Trusted brands from rules/brands.json, indexed for the lookups URL detectors make. */
@@ -8,7 +16,11 @@ export class BrandCatalog {
   private readonly byOauthHost = new Map<string, BrandEntry>();
   private readonly byCountryLabel = new Map<string, BrandEntry>();
 
-  constructor(readonly brands: readonly BrandEntry[]) {
+  /** `popularity` defaults to the shipped list (data/known-good/); tests may pass their own. */
+  constructor(
+    readonly brands: readonly BrandEntry[],
+    readonly popularity: PopularityData = shippedPopularity(),
+  ) {
     for (const b of brands) {
       for (const d of b.domains) this.byDomain.set(d, b);
       for (const h of b.oauth_hosts) this.byOauthHost.set(h, b);
@@ -35,6 +47,25 @@ export class BrandCatalog {
   oauthProviderOf(host: string): BrandEntry | undefined {
     return this.byOauthHost.get(host);
   }
+
+  /**
+   * A popular site's own host, or a host on an enterprise CDN: brand words there name the site's or the brand's
+   * own machinery (`googlevideo.com`, `officecdn-microsoft-com.akamaized.net`), never a look-alike. A tenant of a
+   * shared platform is not covered (`paypal-login.vercel.app` stays a lure).
+   */
+  isEstablishedHost(target: Target): boolean {
+    return this.isPopularHost(target) || underRestrictedSuffix(target, this.popularity);
+  }
+
+  /** A popular site's own host or an enterprise CDN host (not merely a restricted suffix, whose sites get hacked). */
+  isPopularHost(target: Target): boolean {
+    return isPopularSite(target, this.popularity) || onBrandCdn(target, this.popularity);
+  }
+
+  /** The platform named this host (`d1ayctixdv89j1.cloudfront.net`): no person chose its words. */
+  isMachineNamed(target: Target): boolean {
+    return machineNamed(target, this.popularity);
+  }
 }
 
 export interface FreeHostingMatch {
@@ -42,8 +73,10 @@ export interface FreeHostingMatch {
   provider: string;
   /** The tenant's own label(s), e.g. `account-hold-renewal` for `account-hold-renewal.vercel.app`. */
   tenant: string;
-  /** `tenant.suffix`: the identity scored for this destination. */
+  /** `tenant.suffix`: the identity scored for this destination (`host/prefix/tenant` on path-based platforms). */
   tenantSite: string;
+  /** Set on path-based platforms (`sites.google.com/view/<tenant>`): the path before the tenant's segment. */
+  path_prefix?: string;
 }
 
 /** Hosting facts from rules/hosting.json. */
@@ -54,9 +87,19 @@ export class HostingCatalog {
     this.suspicious = new Set(data.suspicious_tlds);
   }
 
-  freeHostingFor(target: Pick<Target, 'host'>): FreeHostingMatch | undefined {
+  /**
+   * The free-hosting tenant behind a host (and, for path-based platforms such as Google Sites or IPFS gateways,
+   * the URL's first path segment after the platform's prefix).
+   */
+  freeHostingFor(target: Pick<Target, 'host'> & { url?: URL }): FreeHostingMatch | undefined {
+    for (const { suffix, provider, path_prefix } of this.data.free_hosting) {
+      if (path_prefix === undefined || !target.url || target.host !== suffix) continue;
+      const match = pathTenant(target.url, suffix, path_prefix);
+      if (match) return { suffix, provider, ...match };
+    }
     if (this.isPlatformHost(target.host)) return undefined;
-    for (const { suffix, provider } of this.data.free_hosting) {
+    for (const { suffix, provider, path_prefix } of this.data.free_hosting) {
+      if (path_prefix !== undefined) continue;
       if (target.host.endsWith(`.${suffix}`)) {
         const rest = target.host.slice(0, -suffix.length - 1);
         const tenant = rest.slice(rest.lastIndexOf('.') + 1);
@@ -69,11 +112,21 @@ export class HostingCatalog {
   /** The platform itself (`vercel.app`, `www.vercel.app`) rather than a tenant of it. */
   isPlatformHost(host: string): boolean {
     const bare = host.startsWith('www.') ? host.slice(4) : host;
-    return this.data.free_hosting.some((f) => bare === f.suffix);
+    return this.data.free_hosting.some((f) => f.path_prefix === undefined && bare === f.suffix);
   }
 
   suspiciousTld(host: string): string | undefined {
     const tld = host.slice(host.lastIndexOf('.') + 1);
     return this.suspicious.has(tld) ? tld : undefined;
   }
+}
+
+/** Tenant segment names are short identifiers; anything longer is not a site name a reader sees. */
+const MAX_PATH_TENANT = 128;
+
+function pathTenant(url: URL, host: string, prefix: string) {
+  if (!url.pathname.startsWith(prefix)) return undefined;
+  const tenant = url.pathname.slice(prefix.length).split('/')[0]?.slice(0, MAX_PATH_TENANT).toLowerCase();
+  if (!tenant) return undefined;
+  return { tenant, tenantSite: `${host}${prefix}${tenant}`, path_prefix: prefix };
 }

@@ -52,7 +52,8 @@ export function parseTarget(input: string): Target {
   const isIp = Boolean(icann.isIp);
   const registrableDomain = icann.domain ?? undefined;
   const site = withPrivate.domain ?? registrableDomain ?? host;
-  const userinfo = url.username || url.password ? decodeURIComponent(url.username) : undefined;
+  // `%ff` and other broken escapes are kept as sent: a malformed userinfo is evidence, not a reason to fail.
+  const userinfo = url.username || url.password ? decodeLeniently(url.username) : undefined;
   return {
     url,
     host,
@@ -64,4 +65,12 @@ export function parseTarget(input: string): Target {
     subdomain: (withPrivate.subdomain ?? '') || '',
     userinfo,
   };
+}
+
+function decodeLeniently(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
 }

@@ -47,33 +47,47 @@ export class ForceScanDisabled extends Error {
 }
 
 /**
- * Takes up to `wanted` units of a daily quota and says how many it got (0 when used up): the bulk path's version of
- * consumeQuota. Runs inside the caller's transaction and holds the counter row's lock until it commits, so
- * concurrent callers on several processes never overspend.
+ * Takes up to `wanted` units of one owner's daily counter in `table` and says how many it got (0 when used up). Runs
+ * inside the caller's transaction and holds the counter row's lock until it commits, so concurrent callers on
+ * several processes never overspend.
  */
-export async function consumeQuotaUpTo(
+async function grantUpTo(
   trx: Knex.Transaction,
-  workspaceId: string,
+  table: 'quota_usage' | 'anonymous_quota_usage',
+  owner: Record<string, string>,
   kind: QuotaKind,
   limit: number,
   wanted: number,
 ): Promise<number> {
   if (limit <= 0 || wanted <= 0) return 0;
   const day = trx.raw(`(now() at time zone 'utc')::date`);
-  await trx('quota_usage')
-    .insert({ workspace_id: workspaceId, kind, day, used: 0 })
-    .onConflict(['workspace_id', 'kind', 'day'])
+  await trx(table)
+    .insert({ ...owner, kind, day, used: 0 })
+    .onConflict([...Object.keys(owner), 'kind', 'day'])
     .ignore();
-  const row = await trx('quota_usage')
-    .where({ workspace_id: workspaceId, kind })
+  const row = await trx(table)
+    .where({ ...owner, kind })
     .where('day', day)
     .forUpdate()
     .first('used');
   const granted = Math.max(0, Math.min(wanted, limit - Number(row?.used ?? 0)));
-  if (granted > 0) {
-    await trx('quota_usage').where({ workspace_id: workspaceId, kind }).where('day', day).increment('used', granted);
-  }
+  if (granted > 0)
+    await trx(table)
+      .where({ ...owner, kind })
+      .where('day', day)
+      .increment('used', granted);
   return granted;
+}
+
+/** The bulk path's version of consumeQuota: up to `wanted` units of a workspace's daily quota (see grantUpTo). */
+export function consumeQuotaUpTo(
+  trx: Knex.Transaction,
+  workspaceId: string,
+  kind: QuotaKind,
+  limit: number,
+  wanted: number,
+): Promise<number> {
+  return grantUpTo(trx, 'quota_usage', { workspace_id: workspaceId }, kind, limit, wanted);
 }
 
 /** Gives back units taken in the same transaction (the caller holds the row lock from consumeQuotaUpTo). */
@@ -82,4 +96,24 @@ export async function refundQuota(trx: Knex.Transaction, workspaceId: string, ki
     .where({ workspace_id: workspaceId, kind })
     .where('day', trx.raw(`(now() at time zone 'utc')::date`))
     .decrement('used', units);
+}
+
+/**
+ * Takes up to `wanted` units of an anonymous caller's daily quota (counted per client address bucket, like the
+ * anonymous rate limit) and says how many it got (0 when used up). Holds the counter row's lock until the caller's
+ * transaction commits, so concurrent anonymous requests on several processes never overspend. Rows of past days
+ * are dropped now and then.
+ */
+export async function consumeAnonymousQuotaUpTo(
+  trx: Knex.Transaction,
+  bucket: string,
+  kind: QuotaKind,
+  limit: number,
+  wanted: number,
+): Promise<number> {
+  const granted = await grantUpTo(trx, 'anonymous_quota_usage', { bucket }, kind, limit, wanted);
+  if (Math.random() < 0.01) {
+    await trx('anonymous_quota_usage').where('day', '<', trx.raw(`(now() at time zone 'utc')::date`)).delete();
+  }
+  return granted;
 }

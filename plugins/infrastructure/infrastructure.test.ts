@@ -40,9 +40,15 @@ describe('classifyHosting', () => {
   });
 
   it('calls tenants of uncurated private suffixes shared, without a free-hosting provider', () => {
-    const s3 = classify('https://my-bucket.s3.amazonaws.com/file');
-    assert.equal(s3.hosting_tenancy, 'shared_multi_tenant');
-    assert.equal(s3.freeHosting, undefined);
+    const docs = classify('https://myproject.readthedocs.io/en/latest/');
+    assert.equal(docs.hosting_tenancy, 'shared_multi_tenant');
+    assert.equal(docs.shared_hosting_suffix, 'readthedocs.io');
+    assert.equal(docs.freeHosting, undefined);
+    // S3 bucket hosts are curated free hosting (anyone names a bucket and serves a page from it).
+    assert.equal(
+      classify('https://my-bucket.s3.amazonaws.com/file').freeHosting?.tenantSite,
+      'my-bucket.s3.amazonaws.com',
+    );
     assert.equal(classify('https://www.example.com/').hosting_tenancy, 'dedicated_or_unknown');
   });
 });

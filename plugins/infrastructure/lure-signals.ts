@@ -125,8 +125,15 @@ export interface BrandLure {
  * Trusted brands a free-hosting tenant dresses up as. In the tenant's own name a brand (or a look-alike of it) is
  * enough; a brand named only in the path needs a lure signal too, since blogs and docs mention brands all the time.
  */
-export function brandLures(target: Target, catalog: BrandCatalog, signals: LureSignals): BrandLure[] {
-  if (brandOwning(target, catalog)) return [];
+export function brandLures(
+  target: Target,
+  catalog: BrandCatalog,
+  signals: LureSignals,
+  tenant?: FreeHostingMatch,
+): BrandLure[] {
+  // A brand's own host is the brand speaking, except on its path-based platforms (`sites.google.com/view/…`),
+  // where the tenant's segment and what follows are anyone's.
+  if (brandOwning(target, catalog) && tenant?.path_prefix === undefined) return [];
   const lures: BrandLure[] = findImpersonation(target, catalog)
     .filter((hit) => hit.technique !== 'brand_in_userinfo')
     .map((hit) => ({ brand: hit.brand, brand_name: hit.brand_name, where: 'tenant', matched: hit.matched }));

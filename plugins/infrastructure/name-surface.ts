@@ -35,7 +35,7 @@ export function nameSurface(
   const signals = lureSignals(target, freeHosting, page.text);
   // Only scans see the page's form; the agent fast path has no page and keeps its data shape.
   if (page.loginForm) signals.login_form = true;
-  const lures = brandLures(target, catalogs.brands, signals);
+  const lures = brandLures(target, catalogs.brands, signals, freeHosting);
   out.lure = { signals, brandLures: lures };
   if (hasLure(signals)) {
     const lines = lureLines(signals);

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { Context, Next } from 'koa';
 import { authenticateKey, type KeyRole, type Principal } from '../../core/workspaces/api-keys.ts';
+import { authenticateSession, SESSION_COOKIE, sameToken } from '../../core/workspaces/console-sessions.ts';
 import { HttpError } from '../errors.ts';
 
 const unauthorized = (message: string) =>
@@ -16,13 +17,39 @@ export function presentedKey(ctx: Context): string | undefined {
   return ctx.get('X-API-KEY') || undefined;
 }
 
+/** The web console's session cookie, when the request carries one. */
+function presentedSession(ctx: Context): string | undefined {
+  return ctx.cookies.get(SESSION_COOKIE) || undefined;
+}
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * A console session stands for the admin key that opened it. A request that changes something must also carry the
+ * session's CSRF token (X-CSRF-Token); the cookie is SameSite=Strict as well, so either alone stops a forged form.
+ */
+async function sessionPrincipal(ctx: Context, knex: Knex, token: string): Promise<Principal> {
+  const session = await authenticateSession(knex, token);
+  if (!session) throw unauthorized('The console session has ended: sign in again');
+  if (!SAFE_METHODS.has(ctx.method) && !sameToken(ctx.get('X-CSRF-Token'), session.csrfToken)) {
+    throw new HttpError(403, 'forbidden', 'Missing or wrong X-CSRF-Token for this session');
+  }
+  return session.principal;
+}
+
 export function requireKey(knex: Knex, roles: readonly KeyRole[]) {
   return async (ctx: Context, next: Next) => {
     const key = presentedKey(ctx);
-    if (key === undefined) throw unauthorized('Missing API key: send Authorization: Api-Key <key>');
-    const check = await authenticateKey(knex, key);
-    if (!check.ok) throw unauthorized(check.reason === 'revoked' ? 'API key has been revoked' : 'Invalid API key');
-    const principal: Principal = check.principal;
+    const session = key === undefined ? presentedSession(ctx) : undefined;
+    let principal: Principal;
+    if (session !== undefined) {
+      principal = await sessionPrincipal(ctx, knex, session);
+    } else {
+      if (key === undefined) throw unauthorized('Missing API key: send Authorization: Api-Key <key>');
+      const check = await authenticateKey(knex, key);
+      if (!check.ok) throw unauthorized(check.reason === 'revoked' ? 'API key has been revoked' : 'Invalid API key');
+      principal = check.principal;
+    }
     if (!principal.workspace) throw new HttpError(403, 'forbidden', 'API key has no workspace');
     if (!roles.includes(principal.role)) {
       throw new HttpError(403, 'forbidden', `This route needs a key with role ${roles.join(' or ')}`);
@@ -42,13 +69,13 @@ export async function requireAgentChecks(ctx: Context, next: Next) {
 }
 
 /**
- * Scanner routes anonymous callers may use: a presented key must be valid (401 otherwise), but no key at all
+ * Scanner routes anonymous callers may use: a presented key (or session) must be valid (401 otherwise), but none at all
  * means an anonymous call (`ctx.state.principal` stays undefined) at the anonymous limits.
  */
 export function optionalKey(knex: Knex) {
   const required = requireKey(knex, ['admin', 'agent']);
   return async (ctx: Context, next: Next) => {
-    if (presentedKey(ctx) === undefined) return next();
+    if (presentedKey(ctx) === undefined && presentedSession(ctx) === undefined) return next();
     return required(ctx, next);
   };
 }

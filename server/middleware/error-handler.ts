@@ -1,4 +1,6 @@
 import type { Context, Next } from 'koa';
+import { JsonTooDeep } from '../../core/limits/json-depth.ts';
+import { NonPublicTarget } from '../../core/scan/scan-service.ts';
 import { ForceScanDisabled, QuotaExhausted } from '../../core/workspaces/quotas.ts';
 import { HttpError } from '../errors.ts';
 
@@ -9,8 +11,10 @@ function secondsToUtcMidnight(now = new Date()): number {
 }
 
 /** koa/co-body/raw-body errors carry `status` and `expose`; ours are HttpError; the rest are bugs. */
-function asHttpError(err: unknown): HttpError | undefined {
+export function asHttpError(err: unknown): HttpError | undefined {
   if (err instanceof HttpError) return err;
+  if (err instanceof JsonTooDeep) return new HttpError(400, 'invalid_request', err.message);
+  if (err instanceof NonPublicTarget) return new HttpError(400, 'invalid_request', err.message);
   if (err instanceof QuotaExhausted) {
     return new HttpError(
       429,
@@ -40,6 +44,11 @@ export function errorHandler(log: (line: string) => void = (l) => process.stderr
       await next();
       if (ctx.status === 404 && ctx.body === undefined) {
         throw new HttpError(404, 'not_found', `No route for ${ctx.method} ${ctx.path}`);
+      }
+      // The routers' allowedMethods answer 405 (known path, other method) and 501 (a method no route uses) with a
+      // plain-text body; both are the caller's mistake, so both become a JSON 405 that keeps the Allow header.
+      if ((ctx.status === 405 || ctx.status === 501) && (ctx.body === undefined || ctx.body === null)) {
+        throw new HttpError(405, 'method_not_allowed', `${ctx.method} is not allowed on ${ctx.path}`);
       }
     } catch (err) {
       const http = asHttpError(err);

@@ -76,8 +76,17 @@ export function clientBucketAddress(ip: string): string {
 export function limitForCaller(
   plans: Plans,
   overrides: RateLimitOverrides = rateLimitOverridesFromEnv(),
+  options: { perClientAddress?: boolean } = {},
 ): (ctx: Context) => CallerLimit {
   return (ctx) => {
+    // Routes without a key check (sign-in with a key in the body) count every caller per address, whatever
+    // headers it sends.
+    if (options.perClientAddress) {
+      return {
+        key: `ip:${clientBucketAddress(ctx.ip)}`,
+        limit: overrides.anonymous ?? plans.anonymous.rate_limit_per_minute,
+      };
+    }
     const principal = ctx.state.principal as Principal | undefined;
     if (principal) {
       const perMinute = overrides.workspace ?? limitsFor(plans, principal.workspace?.plan).rate_limit_per_minute;
@@ -103,14 +112,18 @@ const limiters = new WeakMap<object, RateLimiter>();
  * `limited(route)` for an app's routers: one limiter per app (shared by its routers), the caller's plan limits.
  * Mount it after auth (it must know the workspace) and before the handler (a refused call spends no quota).
  */
-export function routeLimiter(app: Preflight): (route: string) => Middleware {
+export function routeLimiter(app: Preflight): (route: string, options?: { perClientAddress?: boolean }) => Middleware {
   const knex = app.container.resolve(Knex);
   let limiter = limiters.get(app);
   if (!limiter) {
     limiter = new RateLimiter(knex);
     limiters.set(app, limiter);
   }
-  const limitFor = limitForCaller(app.container.resolve(Ruleset).plans);
+  const plans = app.container.resolve(Ruleset).plans;
+  const overrides = rateLimitOverridesFromEnv();
+  const limitFor = limitForCaller(plans, overrides);
+  const perAddress = limitForCaller(plans, overrides, { perClientAddress: true });
   const shared = limiter;
-  return (route) => rateLimit(shared, { route, limitFor });
+  return (route, options = {}) =>
+    rateLimit(shared, { route, limitFor: options.perClientAddress ? perAddress : limitFor });
 }

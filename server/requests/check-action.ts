@@ -1,6 +1,7 @@
 import { DEPTHS, type Depth, INTENTS, type Intent } from '../../core/checks/action-check.ts';
 import { parseTarget, TargetError } from '../../core/url/target.ts';
 import { badRequest } from '../errors.ts';
+import { scanTargetOf } from './scan.ts';
 import { compileBody } from './validation.ts';
 
 const TEXT_LIMIT = 1_000_000;
@@ -42,6 +43,8 @@ export function actionInputOf(body: ActionFields) {
     throw err;
   }
   const depth = body.depth ?? 'fast';
+  // A deep check is a full scan: it takes exactly the targets POST /v1/scan takes (no localhost, no bare words).
+  if (depth === 'deep') scanTargetOf(url);
   return {
     url,
     intent: body.intent ?? 'visit',

@@ -1,3 +1,4 @@
+import { normaliseName } from '../../core/text/normalise.ts';
 import { badRequest } from '../errors.ts';
 import { type ActionFields, actionFieldsSchema, actionInputOf } from './check-action.ts';
 import { checkContentBodySchema } from './check-content.ts';
@@ -14,8 +15,28 @@ export const guardrailBodySchema = {
     kind: { enum: [...GUARDRAIL_KINDS], description: 'prompt, tool_call or action (default).' },
     tool: { type: 'string', minLength: 1, maxLength: 200, description: 'Name of the tool or MCP server.' },
     arguments: { type: 'object', description: 'Tool arguments; screened for injection.' },
+    tool_definition: {
+      type: 'object',
+      additionalProperties: false,
+      description: "The tool's MCP definition as tools/list gives it; pinned per workspace on first sight.",
+      properties: {
+        name: { type: 'string', maxLength: 200 },
+        title: { type: 'string', maxLength: 500 },
+        description: { type: 'string', maxLength: 100_000 },
+        inputSchema: { type: 'object' },
+        input_schema: { type: 'object' },
+        outputSchema: { type: 'object' },
+        annotations: { type: 'object' },
+      },
+    },
   },
 } as const;
+
+interface ToolDefinitionBody {
+  description?: string;
+  inputSchema?: Record<string, unknown>;
+  input_schema?: Record<string, unknown>;
+}
 
 interface GuardrailBody extends ActionFields {
   kind?: GuardrailKind;
@@ -23,6 +44,7 @@ interface GuardrailBody extends ActionFields {
   text?: string;
   tool?: string;
   arguments?: Record<string, unknown>;
+  tool_definition?: ToolDefinitionBody;
 }
 
 const parseBody = compileBody<GuardrailBody>(guardrailBodySchema);
@@ -38,6 +60,7 @@ export type GuardrailRequest =
         connector?: string;
         prompt?: string;
         intent?: string;
+        tool_definition?: { description?: string; input_schema?: Record<string, unknown> };
       };
     };
 
@@ -54,6 +77,8 @@ export function parseGuardrailRequest(raw: unknown): GuardrailRequest {
   }
   if (kind === 'tool_call') {
     if (typeof body.tool !== 'string') throw badRequest('tool is required for kind "tool_call"');
+    // Matched against the policy in normalised form; a name that is nothing but invisible characters names no tool.
+    if (normaliseName(body.tool) === '') throw badRequest('tool must contain visible characters');
     return {
       kind,
       input: {
@@ -62,8 +87,18 @@ export function parseGuardrailRequest(raw: unknown): GuardrailRequest {
         ...(body.connector !== undefined ? { connector: body.connector } : {}),
         ...(body.prompt !== undefined ? { prompt: body.prompt } : {}),
         ...(body.intent !== undefined ? { intent: body.intent } : {}),
+        ...(body.tool_definition !== undefined ? { tool_definition: toolDefinitionOf(body.tool_definition) } : {}),
       },
     };
   }
   return { kind, input: actionInputOf(body) };
+}
+
+/** MCP spells it `inputSchema`; `input_schema` is accepted too. Hashing needs one spelling. */
+function toolDefinitionOf(def: ToolDefinitionBody) {
+  const schema = def.inputSchema ?? def.input_schema;
+  return {
+    ...(def.description !== undefined ? { description: def.description } : {}),
+    ...(schema !== undefined ? { input_schema: schema } : {}),
+  };
 }

@@ -16,6 +16,7 @@ import {
 import { Ruleset } from '../../core/rules/ruleset.ts';
 import type { Principal } from '../../core/workspaces/api-keys.ts';
 import {
+  consumeAnonymousQuotaUpTo,
   consumeQuotaUpTo,
   ForceScanDisabled,
   limitsFor,
@@ -24,16 +25,18 @@ import {
 } from '../../core/workspaces/quotas.ts';
 import { badRequest, HttpError, notFound } from '../errors.ts';
 import { optionalKey, requireKey } from '../middleware/auth.ts';
-import { routeLimiter } from '../middleware/rate-limit.ts';
+import { jsonBody } from '../middleware/json-body.ts';
+import { clientBucketAddress, routeLimiter } from '../middleware/rate-limit.ts';
+import { queryInt, queryOnce } from '../requests/query.ts';
 import { parseScanRequest, scanTargetOf } from '../requests/scan.ts';
 import { compileBody } from '../requests/validation.ts';
 
-const bulkSchema = {
+export const bulkBodySchema = {
   type: 'object',
   additionalProperties: false,
   properties: { domains: { type: 'array' }, force_scan: { type: 'boolean' } },
 } as const;
-const parseBulk = compileBody<{ domains?: unknown[]; force_scan?: boolean }>(bulkSchema);
+const parseBulk = compileBody<{ domains?: unknown[]; force_scan?: boolean }>(bulkBodySchema);
 
 function principal(ctx: Context): Principal | undefined {
   return ctx.state.principal as Principal | undefined;
@@ -62,6 +65,8 @@ export function jobRoutes(app: Preflight): Router {
   const router = new Router();
   const maybeKey = optionalKey(knex);
   const limited = routeLimiter(app);
+  // Read after the key check and the rate limit: an anonymous or refused caller never makes us buffer a body.
+  const readBody = jsonBody(app.config);
 
   /**
    * Quotas are spent when a job is accepted, not when it runs: a caller learns at once (402/429) and a queue
@@ -86,7 +91,20 @@ export function jobRoutes(app: Preflight): Router {
       forceScan,
       actor: ctx.state.actor as string | null,
     });
-    if (!p) return { jobs: targets.map(base), refused: [] };
+    if (!p) {
+      // Anonymous callers have a daily scan quota of their own, counted per client address like their rate limit.
+      const granted = await consumeAnonymousQuotaUpTo(
+        trx,
+        clientBucketAddress(ctx.ip),
+        'scan',
+        limits.scan_quota_daily,
+        targets.length,
+      );
+      return {
+        jobs: targets.slice(0, granted).map(base),
+        refused: targets.slice(granted).map((t) => ({ input: t.domain, error: 'quota_exceeded' })),
+      };
+    }
 
     // One lookup for every target's freshest cached scan in the workspace.
     const cachedRows =
@@ -131,7 +149,7 @@ export function jobRoutes(app: Preflight): Router {
     return { jobs, refused };
   }
 
-  router.post('/scan_async', maybeKey, limited('scan_async'), async (ctx) => {
+  router.post('/scan_async', maybeKey, limited('scan_async'), readBody, async (ctx) => {
     const { target, force_scan } = parseScanRequest(ctx.request.body);
     const created = await knex.transaction(async (trx) => {
       const { jobs, refused } = await admit(
@@ -141,8 +159,11 @@ export function jobRoutes(app: Preflight): Router {
         force_scan,
         false, // a single async scan always runs: the caller asked for a job, not a cache lookup
       );
-      if (refused.length > 0)
-        throw new QuotaExhausted('scan', limitsFor(ruleset.plans, principal(ctx)?.workspace?.plan).scan_quota_daily);
+      if (refused.length > 0) {
+        const plan = principal(ctx)?.workspace?.plan;
+        const limits = plan ? limitsFor(ruleset.plans, plan) : ruleset.plans.anonymous;
+        throw new QuotaExhausted('scan', limits.scan_quota_daily);
+      }
       return enqueueScanJobs(trx, jobs);
     });
     const job = created[0] as CreatedJob;
@@ -154,7 +175,7 @@ export function jobRoutes(app: Preflight): Router {
     };
   });
 
-  router.post('/scan/bulk', maybeKey, limited('scan_bulk'), async (ctx) => {
+  router.post('/scan/bulk', maybeKey, limited('scan_bulk'), readBody, async (ctx) => {
     const body = parseBulk(ctx.request.body);
     if (!body.domains || body.domains.length === 0)
       throw badRequest('domains is required: a non-empty array of domains');
@@ -201,14 +222,8 @@ export function jobRoutes(app: Preflight): Router {
 
   router.get('/scan/jobs', requireKey(knex, ['admin', 'agent']), limited('job_list'), async (ctx) => {
     const q = ctx.query;
-    const one = (name: string) => {
-      const v = q[name];
-      if (Array.isArray(v)) throw badRequest(`${name} may be given once`);
-      return v;
-    };
-    const rawLimit = one('limit');
-    const lim = rawLimit === undefined ? 25 : Number(rawLimit);
-    if (!Number.isInteger(lim) || lim < 1 || lim > 200) throw badRequest('limit must be an integer from 1 to 200');
+    const one = (name: string) => queryOnce(ctx, name);
+    const lim = queryInt(ctx, 'limit', { min: 1, max: 200, fallback: 25 });
     const rawStatus = one('status');
     let statuses: JobStatus[] | undefined;
     if (rawStatus !== undefined) {

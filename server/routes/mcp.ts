@@ -1,7 +1,7 @@
 import type { Context } from 'koa';
 import type { AgentChecks } from '../../core/checks/agent-checks.ts';
 import { callContext, policyOf, scanWorkspaceOf } from '../call-context.ts';
-import { HttpError } from '../errors.ts';
+import { asHttpError } from '../middleware/error-handler.ts';
 import { checkActionBodySchema, parseCheckActionRequest } from '../requests/check-action.ts';
 import { checkContentBodySchema, parseCheckContentRequest } from '../requests/check-content.ts';
 
@@ -63,6 +63,11 @@ function isObject(v: unknown): v is Record<string, unknown> {
 /** POST /agent/mcp: JSON-RPC 2.0 as Streamable-HTTP MCP clients speak it, answered as application/json. */
 export async function handleMcp(ctx: Context, checks: AgentChecks): Promise<void> {
   if (ctx.state.bodyParseError) return reply(ctx, null, { error: { code: -32700, message: 'Parse error' } });
+  if (ctx.state.bodyTooDeep) {
+    return reply(ctx, null, {
+      error: { code: -32600, message: `Invalid Request: JSON nests deeper than ${ctx.state.bodyTooDeep} levels` },
+    });
+  }
   const message: unknown = ctx.request.body;
   if (Array.isArray(message)) {
     return reply(ctx, null, { error: { code: -32600, message: 'Batch requests are not supported' } });
@@ -131,8 +136,9 @@ async function dispatch(method: string, params: unknown, ctx: Context, checks: A
         };
       } catch (err) {
         // A tool that cannot run (bad or missing input) is a normal result with isError, not a transport error.
-        if (err instanceof HttpError && err.status < 500) {
-          return { content: [{ type: 'text', text: `${err.code}: ${err.message}` }], isError: true };
+        const http = asHttpError(err);
+        if (http && http.status < 500) {
+          return { content: [{ type: 'text', text: `${http.code}: ${http.message}` }], isError: true };
         }
         throw err;
       }

@@ -6,7 +6,8 @@ import type { Principal } from '../../core/workspaces/api-keys.ts';
 import { principalOf } from '../call-context.ts';
 import { notFound } from '../errors.ts';
 import { optionalKey, requireKey } from '../middleware/auth.ts';
-import { routeLimiter } from '../middleware/rate-limit.ts';
+import { jsonBody } from '../middleware/json-body.ts';
+import { clientBucketAddress, routeLimiter } from '../middleware/rate-limit.ts';
 import { parseScanRequest } from '../requests/scan.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -20,7 +21,7 @@ export function scannerRoutes(app: Preflight): Router {
   const limited = routeLimiter(app);
 
   // Anonymous callers may scan (at the anonymous rate limit); their results are not stored under any workspace.
-  router.post('/v1/scan', optionalKey(knex), limited('scan'), async (ctx) => {
+  router.post('/v1/scan', optionalKey(knex), limited('scan'), jsonBody(app.config), async (ctx) => {
     const { target, force_scan } = parseScanRequest(ctx.request.body);
     const workspace = (ctx.state.principal as Principal | undefined)?.workspace;
     ctx.body = await scans.scan(
@@ -32,6 +33,7 @@ export function scannerRoutes(app: Preflight): Router {
         campaignTaggingEnabled: workspace?.campaignTaggingEnabled ?? false,
         actor: ctx.state.actor as string | null,
         requestId: ctx.state.requestId as string,
+        ...(workspace ? {} : { anonymousBucket: clientBucketAddress(ctx.ip) }),
       },
     );
   });

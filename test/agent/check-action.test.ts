@@ -66,11 +66,19 @@ describe('POST /agent/check-action (fast)', () => {
   });
 
   it('a medium-risk look-alike needs approval even for a visit (suspicious_destination)', async () => {
-    const res = await check({ url: 'https://login-microsoftonline-secure.com/' });
+    // The brand word alone (the learned URL scorer stays below its threshold here): medium risk.
+    const res = await check({ url: 'https://www.paypal-community-forum.org/' });
     assert.equal(res.body.agent_decision, 'approval_required');
     assert.ok(res.body.flags.includes('content:brand_impersonation'));
+    assert.ok(!res.body.flags.includes('url:learned_phishing_likelihood'));
     assert.equal(res.body.url_verdict.category, 'suspicious');
     assert.match(res.body.reasons[0], /^suspicious_destination: /);
+    // The brand look-alike that the learned URL scorer also rates as phishing: high risk, blocked.
+    const lure = await check({ url: 'https://login-microsoftonline-verify.top/' });
+    assert.ok(lure.body.flags.includes('content:brand_impersonation'));
+    assert.ok(lure.body.flags.includes('url:learned_phishing_likelihood'));
+    assert.equal(lure.body.agent_decision, 'block');
+    assert.match(lure.body.reasons[0], /^malicious_or_high_risk_destination: /);
     // The brand's own country domains are not look-alikes.
     const own = await check({ url: 'https://www.google.de/' });
     assert.deepEqual(own.body.flags, []);

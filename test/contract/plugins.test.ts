@@ -9,6 +9,7 @@ import { createKnex } from '../../core/db/database.ts';
 import { Knex } from '../../core/db/knex-token.ts';
 import type { DetectionContext, Surface } from '../../core/detector.ts';
 import { DetectorSet } from '../../core/pipeline/run-detectors.ts';
+import { InjectionRules } from '../../core/rules/injection-rules.ts';
 import { loadRuleset } from '../../core/rules/ruleset.ts';
 import { detectScan } from '../../core/scan/detect-scan.ts';
 import { ScanHistory } from '../../core/scan/evidence.ts';
@@ -67,6 +68,7 @@ describe('plugin contract', () => {
     scope.registerInstance(Knex, knex);
     scope.registerInstance(BrandCatalog, new BrandCatalog(ruleset.brands));
     scope.registerInstance(HostingCatalog, new HostingCatalog(ruleset.hosting));
+    scope.registerInstance(InjectionRules, ruleset.injection);
     history = scope.resolve(PostgresScanHistory);
     scope.registerInstance(ScanHistory, history);
     detectors = new DetectorSet(catalog, scope);
@@ -120,9 +122,16 @@ describe('plugin contract', () => {
         }
       });
 
-      it('declares only flags the spec names, spelled and marked as the spec does', () => {
+      it('declares only flags the spec names, spelled and marked as the spec does (or marked as our own)', () => {
         for (const [flag, flagMeta] of Object.entries(meta.flags)) {
-          const spec = specFlags.flags[flagMeta.parametrised ? `${flag}<brand>` : flag];
+          const specKey = flagMeta.parametrised ? `${flag}<brand>` : flag;
+          if (flagMeta.extension) {
+            // Our own flags may never shadow a spec flag, and keep a category prefix like every spec flag.
+            assert.equal(specFlags.flags[specKey], undefined, `${flag} is a spec flag; do not mark it extension`);
+            assert.match(flag, /^[a-z_]+:[a-z0-9_.]+$/, `${flag}: category prefix and snake_case name`);
+            continue;
+          }
+          const spec = specFlags.flags[specKey];
           assert.ok(spec, `${flag} is not in spec/flags.json`);
           assert.equal(Boolean(flagMeta.evidenceOnly), spec.evidence_only, `${flag}: evidence-only marking`);
         }

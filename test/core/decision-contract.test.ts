@@ -1,7 +1,15 @@
 import assert from 'node:assert/strict';
 import { generateKeyPairSync } from 'node:crypto';
 import { describe, it } from 'node:test';
-import { DECISION_SCHEMA, issueDecision, verifyDecision } from '../../core/contract/decision-contract.ts';
+import {
+  contractCanonicalJson,
+  DECISION_SCHEMA,
+  decisionSha256,
+  issueDecision,
+  issueDecisionAsync,
+  verifyDecision,
+} from '../../core/contract/decision-contract.ts';
+import { canonicalJson, sha256Hex } from '../../core/rules/ruleset.ts';
 
 describe('decision contract', () => {
   const { privateKey, publicKey } = generateKeyPairSync('ed25519');
@@ -36,5 +44,33 @@ describe('decision contract', () => {
     assert.equal(verifyDecision({ ...c, verdict: 'allow' }, publicKey), false);
     assert.equal(verifyDecision({ ...c, flags: [] }, publicKey), false);
     assert.equal(verifyDecision(c, generateKeyPairSync('ed25519').publicKey), false);
+  });
+
+  it('builds canonical JSON byte for byte as the general canonicaliser does, escapes and non-ASCII included', () => {
+    const awkward = {
+      ...fields,
+      flags: ['agent:hidden_text', 'a"b\\c', '\u2028', 'é', '😀', '\u0000'],
+      reasons: ['line\nbreak', '</script>', 'ﬁ'],
+      actor: 'agent "x"',
+      request_id: 'r/+=:@.',
+      workspace_id: '00000000-0000-4000-8000-000000000000',
+      ttl_seconds: 1.5,
+    };
+    for (const f of [fields, awkward]) {
+      const c = issueDecision(f, key);
+      assert.equal(contractCanonicalJson(c), canonicalJson(c));
+      const { signature: _, ...body } = c;
+      assert.equal(contractCanonicalJson(body), canonicalJson(body));
+      assert.equal(decisionSha256(c), sha256Hex(canonicalJson(c)));
+    }
+    // A field the fast path does not know (or a nested object) still goes into the signed bytes.
+    const extra = { ...issueDecision(fields, key), extension: { nested: true } };
+    assert.equal(contractCanonicalJson(extra), canonicalJson(extra));
+  });
+
+  it('signs off the event loop with the same result a verifier expects', async () => {
+    const c = await issueDecisionAsync(fields, key);
+    assert.ok(verifyDecision(c, publicKey));
+    assert.equal(verifyDecision({ ...c, reasons: ['other'] }, publicKey), false);
   });
 });

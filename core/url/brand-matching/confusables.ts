@@ -86,12 +86,24 @@ const MAX_SKELETON_INPUT = 253;
 
 /** The visual skeleton of a hostname label (or any short string): what a reader believes they see. */
 export function skeleton(text: string): string {
+  const memo = text.length <= MEMO_MAX_INPUT ? SKELETONS.get(text) : undefined;
+  if (memo !== undefined) return memo;
   const stripped = text.slice(0, MAX_SKELETON_INPUT).normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase();
   let folded = '';
   for (const ch of stripped) folded += CONFUSABLE_CHARS[ch] ?? ch;
   for (const [from, to] of CONFUSABLE_SEQUENCES) folded = folded.replaceAll(from, to);
+  if (text.length <= MEMO_MAX_INPUT) {
+    if (SKELETONS.size >= MEMO_MAX_ENTRIES) SKELETONS.clear();
+    SKELETONS.set(text, folded);
+  }
   return folded;
 }
+
+// Every URL check folds each host label against every brand's domain names: the same few hundred short strings
+// each time. Short inputs (labels, names) are remembered; long texts are not (they rarely repeat).
+const MEMO_MAX_INPUT = 64;
+const MEMO_MAX_ENTRIES = 20_000;
+const SKELETONS = new Map<string, string>();
 
 /** True when `text` holds characters outside ASCII (a punycode host decoded to Unicode). */
 export function hasNonAscii(text: string): boolean {

@@ -164,7 +164,12 @@ function userinfoHits(target: Target, catalog: BrandCatalog): ImpersonationHit[]
     }));
 }
 
-/** Every lexical impersonation of a trusted brand in `target`, one per brand; empty on any brand's own property. */
+/**
+ * Every lexical impersonation of a trusted brand in `target`, one per brand; empty on any brand's own property.
+ * A brand word in the host only impersonates when the host's registrable domain is neither the brand's own nor a
+ * popular site's (or an enterprise CDN's): `googlevideo.com` is Google's, `paypal.wordpress-news.example` is not.
+ * The userinfo trick (`https://paypal.com@popular.example/`) still counts anywhere.
+ */
 export function findImpersonation(target: Target, catalog: BrandCatalog): ImpersonationHit[] {
   if (brandOwning(target, catalog)) return [];
   const hits: ImpersonationHit[] = [];
@@ -172,7 +177,7 @@ export function findImpersonation(target: Target, catalog: BrandCatalog): Impers
     for (const hit of found) if (!hits.some((h) => h.brand === hit.brand)) hits.push(hit);
   };
   add(userinfoHits(target, catalog));
-  if (target.isIp) return hits;
+  if (target.isIp || catalog.isEstablishedHost(target)) return hits;
   for (const label of nameLabels(target)) {
     add(plainTokenHits(target, label, catalog));
     // A brand the label spells out is no look-alike of itself, even where a common word went uncorroborated.
