@@ -173,6 +173,7 @@ const MINOR_WORDS = expandWords(file.structure.minorWords);
 const QUESTION_WORDS = expandWords(file.structure.questionWords);
 const DOC_REFERENCE = expandWords(file.structure.docReference);
 const OUTPUT_WORDS = expandWords(file.structure.outputWords);
+const CONJUNCTIONS = new Set(['and', 'or', 'but', 'nor']);
 const STOPWORDS = new Set([...expandWords(file.structure.stopwords), ...file.fillers]);
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -281,7 +282,8 @@ function classifyLine(tokens: Token[], a: number, b: number): string {
   if (outputDirective && tokens[first]!.w === 'in') return 'output';
   if (containsPhrase(tokens, a, b, DOC_REFERENCE)) return '';
   if (startsWithIn(tokens, first, b, TASK_VERBS) && last.after !== ':') return 'task';
-  if (last.after === '?' && QUESTION_WORDS.has(tokens[first]!.w)) return 'question';
+  // A question line that opens with a conjunction ("and have it mean the same thing?") finishes the sentence above.
+  if (last.after === '?' && QUESTION_WORDS.has(tokens[first]!.w) && !CONJUNCTIONS.has(tokens[a]!.w)) return 'question';
   return '';
 }
 
