@@ -15,7 +15,7 @@
  */
 
 /** Bumped whenever the feature definition changes: a weights file records the version it was trained with. */
-export const FEATURE_VERSION = 1;
+export const FEATURE_VERSION = 2;
 
 export const MIN_CHAR_GRAM = 2;
 export const MAX_CHAR_GRAM = 5;
@@ -154,8 +154,17 @@ export function prepare(text: string): Prepared {
   // First pass: fold the characters and count the words, so the word arrays are allocated once at their size.
   let words = 0;
   let inWord = false;
+  // Quote markers at the start of a line ("> ", ">> ") are layout (mail quoting, Markdown blockquotes, menus written
+  // as "> item"), not wording: they fold to spaces so that a list of quoted one-word lines reads like the list.
+  let lineStart = true;
   for (let i = 0; i < n; i++) {
     const raw = text.charCodeAt(i);
+    if (raw === 0x0a) lineStart = true;
+    else if (raw === 0x3e && lineStart) {
+      codes[i] = 0x20;
+      inWord = false;
+      continue;
+    } else if (raw !== 0x20 && raw !== 0x09 && raw !== 0x0d) lineStart = false;
     codes[i] = FOLD[raw]!;
     const k = CLASS[raw]!;
     if (k === CJK) {

@@ -69,7 +69,7 @@ const DEFAULTS = {
   catBits: 16,
   seed: 1,
   epochs: 2,
-  rounds: 3,
+  rounds: 6,
   hardPerBenign: 8,
   hardMinP: 0.05,
   lambdas: [0],
