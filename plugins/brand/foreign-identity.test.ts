@@ -73,9 +73,50 @@ const invalid: Case[] = [
     html: page('<title>Tessaro Account</title>', ''),
     claims: 'tessaro',
   },
+  {
+    name: 'a copy’s traces agree: links to the original and its saved address, under a bare-name heading',
+    url: 'https://cedar-5640.pages.dev/',
+    html: page(
+      '<!-- saved from url=(0031)https://www.velmora-id.com/login --><title>Sign In</title>',
+      '<h1>Velmora ID</h1><a href="https://www.velmora-id.com/reset">Forgot password?</a><a href="https://www.velmora-id.com/join">Join now</a>',
+    ),
+    claims: 'velmora id',
+  },
+  {
+    name: 'credential fields named after the service, and a logo loaded from its host',
+    url: 'https://juniper-6654.netlify.app/',
+    html: page(
+      '<title>Login</title>',
+      '<img src="https://static.quorvian.tv/img/quorvian_logo.png" alt="">',
+      '<form method="post" action="/s"><input name="quorvian_user"><input type="password" name="quorvian_pass"></form>',
+    ),
+    claims: 'quorvian',
+  },
 ];
 
 const valid: Case[] = [
+  {
+    name: 'a bare-name heading alone (one kind of place)',
+    url: 'https://cedar29-bakery.co/',
+    html: page('<title>Members</title>', '<h1>Velmora</h1>'),
+  },
+  {
+    name: 'a single link to another site and fields named after nothing distinctive',
+    url: 'https://cedar29-bakery.co/',
+    html: page(
+      '<title>Sign in</title>',
+      '<a href="https://help.velmora.com/">Help</a>',
+      '<form method="post" action="/s"><input name="login_user"><input type="password" name="login_pass"></form>',
+    ),
+  },
+  {
+    name: 'traces of another site when the page names itself (a shop’s own login linking to its payment provider)',
+    url: 'https://www.cedar29-bakery.co/account',
+    html: page(
+      '<title>Cedar29 Bakery | Sign in</title>',
+      '<a href="https://pay.velmora.com/a">Pay</a><a href="https://pay.velmora.com/b">Invoices</a>',
+    ),
+  },
   {
     name: 'the service’s own sign-in page (name in the host)',
     url: 'https://login.larkspur.io/',

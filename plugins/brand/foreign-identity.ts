@@ -8,14 +8,20 @@ import type { ScanEvidence } from '../../core/scan/evidence.ts';
 import { brandOwning } from '../../core/url/brand-matching/ownership.ts';
 import type { BrandCatalog } from '../../core/url/catalogs.ts';
 import { parseTarget, type Target } from '../../core/url/target.ts';
+import { clonedPage } from '../content/cloned-page.ts';
 import { credentialFunnel } from '../content/credential-fields.ts';
-import type { HtmlDocument } from '../content/html-document.ts';
-import { pageViewOf } from '../content/page-view.ts';
+import type { FormField, HtmlDocument } from '../content/html-document.ts';
+import { type PageView, pageViewOf } from '../content/page-view.ts';
 
 export interface ForeignIdentity {
   /** The name the page gives itself, lower-cased words. */
   name: string;
-  /** Where the page names it: `title`, `site_name`, `heading`, `logo`, `copyright`, `asset_domain`. */
+  /**
+   * Where the page names it: `title`, `site_name`, `heading`, `logo`, `copyright` (places a page names itself), and
+   * the structural traces a copy keeps of its original: `asset_domain` (the host its logo is loaded from),
+   * `link_domain` (the site most of its outbound links go to), `copy_origin` (the address a saved or copied page
+   * names as its own), `field_name` (credential fields named after the service, `acme_user`/`acme_pass`).
+   */
   cues: string[];
   title: string;
   credential_kinds: string[];
@@ -75,10 +81,7 @@ function fileCore(src: string): string[] | undefined {
   const stem = file
     .replace(/\.[a-z0-9]{2,5}$/i, '')
     .replace(/[_\-.]+/g, ' ')
-    .replace(
-      /\blogo(?:type)?s?\b|\bicon\b|\bwhite\b|\bblack\b|\bdark\b|\blight\b|\bsmall\b|\blarge\b|\bheader\b/gi,
-      ' ',
-    );
+    .replace(/logo(?:type)?s?|\bicon\b|\bwhite\b|\bblack\b|\bdark\b|\blight\b|\bsmall\b|\blarge\b|\bheader\b/gi, ' ');
   return coreName(stem);
 }
 
@@ -97,6 +100,50 @@ function registrableLabel(url: string, base: Target): string | undefined {
   }
 }
 
+/** Cues that are traces of another site (by construction not this one) rather than names the page gives itself. */
+const TRACE_KINDS: ReadonlySet<string> = new Set(['asset_domain', 'link_domain', 'copy_origin']);
+/** A credential field named after its service: `acme_user`, `acme-pass`, `acmePassword`. */
+const FIELD_NAME = /^([a-z]{3,20})[_-]?(?:user(?:name)?|login|email|mail|pass(?:word)?|pwd|pin)$/i;
+/** Off-site links that must agree before the linked site counts as the page's origin. */
+const MIN_LINKS = 2;
+
+function linkDomain(doc: HtmlDocument, page: Target): string | undefined {
+  const counts = new Map<string, number>();
+  let offsite = 0;
+  for (const link of doc.links.slice(0, 300)) {
+    if (!/^https?:/i.test(link.href)) continue;
+    const label = registrableLabel(link.href, page);
+    if (!label) continue;
+    offsite++;
+    counts.set(label, (counts.get(label) ?? 0) + 1);
+  }
+  const [top, n] = [...counts].sort((a, b) => b[1] - a[1])[0] ?? ['', 0];
+  return n >= MIN_LINKS && n * 2 >= offsite ? top : undefined;
+}
+
+function fieldNames(fields: readonly FormField[]): string[] {
+  const out = new Set<string>();
+  for (const f of fields.slice(0, 50)) {
+    for (const raw of [f.attrs.name, f.attrs.id]) {
+      const m = raw ? FIELD_NAME.exec(raw) : null;
+      if (m && !GENERIC.has(m[1]!.toLowerCase())) out.add(m[1]!.toLowerCase());
+    }
+  }
+  return [...out];
+}
+
+function traceCues(view: PageView): Cue[] {
+  const { doc, page } = view;
+  const cues: Cue[] = [];
+  const links = linkDomain(doc, page);
+  if (links) cues.push({ kind: 'link_domain', name: links.split('-') });
+  const origin = clonedPage(view).origin;
+  if (origin) cues.push({ kind: 'copy_origin', name: origin.split('.')[0]!.split('-') });
+  for (const name of fieldNames([...doc.forms.flatMap((f) => f.fields), ...doc.looseFields]))
+    cues.push({ kind: 'field_name', name: [name] });
+  return cues;
+}
+
 function cuesOf(doc: HtmlDocument, visibleText: string, page: Target): Cue[] {
   const cues: Cue[] = [];
   const title = (doc.title || doc.meta['og:title'] || '').slice(0, 200);
@@ -113,12 +160,19 @@ function cuesOf(doc: HtmlDocument, visibleText: string, page: Target): Cue[] {
     if (name) cues.push({ kind: 'site_name', name });
   }
   for (const h of doc.headings.slice(0, 10)) {
-    const m = HEADING_NAME.exec(h.replace(/\s+/g, ' ').trim());
-    const name = m ? coreName(m[1] ?? m[2] ?? '') : undefined;
+    const text = h.replace(/\s+/g, ' ').trim();
+    const m = HEADING_NAME.exec(text);
+    // "Sign in to X", or a heading that is a bare name of one or two words ("LinkedIn" above the form).
+    const bare = coreName(text);
+    const name = m
+      ? coreName(m[1] ?? m[2] ?? '')
+      : bare && bare.length <= 2 && bare.length === words(text).length
+        ? bare
+        : undefined;
     if (name) cues.push({ kind: 'heading', name });
   }
   for (const img of doc.images.slice(0, 40)) {
-    const isLogo = /\blogo/i.test(`${img.alt} ${img.src}`);
+    const isLogo = /logo/i.test(`${img.alt} ${img.src}`);
     if (!isLogo) continue;
     const alt = coreName(img.alt.replace(/\blogo\b/gi, ' '));
     if (alt) cues.push({ kind: 'logo', name: alt });
@@ -126,7 +180,7 @@ function cuesOf(doc: HtmlDocument, visibleText: string, page: Target): Cue[] {
     if (file) cues.push({ kind: 'logo', name: file });
     // A logo loaded from another site names that site: a copied page keeps its original's image URLs.
     const label = /^https?:/i.test(img.src) ? registrableLabel(img.src, page) : undefined;
-    if (label) cues.push({ kind: 'asset_domain', name: [label] });
+    if (label) cues.push({ kind: 'asset_domain', name: label.split('-') });
   }
   for (const m of visibleText.slice(0, 20_000).matchAll(COPYRIGHT)) {
     const name = coreName(m[1]!.replace(/\ball rights reserved\b.*/i, ''));
@@ -168,12 +222,11 @@ export function foreignPageIdentity(evidence: ScanEvidence, catalog: BrandCatalo
   if (view.visibleText.length > SIGN_IN_PAGE_CHARS) return undefined;
   const funnel = credentialFunnel(doc);
   if (!funnel.harvestsSecrets) return undefined;
-  const cues = cuesOf(doc, view.visibleText, page);
+  const cues = [...cuesOf(doc, view.visibleText, page), ...traceCues(view)];
   // Any cue naming the site itself means the page is the site's own (a tenant naming its own project included).
-  if (cues.some((c) => c.kind !== 'asset_domain' && namesSite(c.name, page))) return undefined;
-  const named = cues.filter((c) => c.kind !== 'asset_domain');
+  if (cues.some((c) => !TRACE_KINDS.has(c.kind) && namesSite(c.name, page))) return undefined;
   let best: ForeignIdentity | undefined;
-  for (const c of named) {
+  for (const c of cues) {
     const name = c.name.join(' ');
     if (SELF_HOSTED.test(name)) continue;
     const kinds = new Set(cues.filter((o) => sameName(o.name, c.name)).map((o) => o.kind));
