@@ -3,6 +3,7 @@ import type { ScanEvidence } from '../../core/scan/evidence.ts';
 import { findImpersonation, type ImpersonationHit } from '../../core/url/brand-matching/impersonation.ts';
 import { BrandCatalog } from '../../core/url/catalogs.ts';
 import { ctSiblingImpersonation, type SiblingImpersonation } from './ct-siblings.ts';
+import { type ForeignIdentity, foreignPageIdentity } from './foreign-identity.ts';
 import { type PageImpersonation, pageImpersonation } from './page-impersonation.ts';
 
 const TECHNIQUE_WORDING: Record<ImpersonationHit['technique'], string> = {
@@ -14,6 +15,7 @@ const TECHNIQUE_WORDING: Record<ImpersonationHit['technique'], string> = {
 };
 
 export const CT_SIBLING_PREFIX = 'brand:ct_sibling_impersonation_';
+export const FOREIGN_IDENTITY = 'brand:foreign_page_identity';
 
 function describe(hit: ImpersonationHit, site: string): string {
   return `${hit.brand_name} imitated by ${TECHNIQUE_WORDING[hit.technique]} ("${hit.matched}" ~ "${hit.imitates}") on ${site}, which ${hit.brand_name} does not own`;
@@ -25,6 +27,10 @@ function describePage(hit: PageImpersonation, site: string): string {
 
 function describeSibling(s: SiblingImpersonation, host: string): string {
   return `${s.sibling}, a name on the certificates of ${host}, imitates ${s.brand} (distance ${s.distance})`;
+}
+
+function describeForeign(f: ForeignIdentity, site: string): string {
+  return `The page names itself "${f.name}" (${f.cues.join(', ').replaceAll('_', ' ')}${f.title ? `; titled "${f.title.slice(0, 80)}"` : ''}) and asks for ${f.credential_kinds.join(', ').replaceAll('_', ' ')} on ${site}, whose name is not "${f.name}"`;
 }
 
 function impersonationFinding(lines: string[], evidence: Record<string, unknown>): Finding[] {
@@ -47,16 +53,22 @@ function detectScan(evidence: ScanEvidence, brands: BrandCatalog): DetectorOutpu
   const lexical = findImpersonation(target, brands);
   const page = pageImpersonation(evidence, brands).filter((p) => !lexical.some((h) => h.brand === p.brand));
   const siblings = ctSiblingImpersonation(evidence, brands);
+  // The long tail no brand list holds: only when no catalogued brand was matched on the URL or the page.
+  const foreign = lexical.length === 0 && page.length === 0 ? foreignPageIdentity(evidence, brands) : undefined;
   const lines = [...lexical.map((h) => describe(h, target.site)), ...page.map((p) => describePage(p, target.site))];
   return {
     findings: [
       ...impersonationFinding(lines, { impersonation: lexical, page_impersonation: page }),
       ...siblingFindings(siblings ?? [], target.host),
+      ...(foreign
+        ? [{ flag: FOREIGN_IDENTITY, detail: describeForeign(foreign, target.site), evidence: { ...foreign } }]
+        : []),
     ],
     data: {
       'brand.data.lexical_impersonation': lexical,
       'brand.data.page_impersonation': page,
       'brand.data.impersonation_evidence': lines,
+      'brand.data.foreign_page_identity': foreign ?? null,
       ...(siblings ? { 'brand.data.ct_sibling_impersonation': siblings } : {}),
     },
   };
@@ -77,6 +89,11 @@ export default defineDetector({
       [CT_SIBLING_PREFIX]: {
         description: 'A name on the host’s certificates closely imitates a trusted brand without being it.',
         parametrised: true,
+      },
+      [FOREIGN_IDENTITY]: {
+        description:
+          'A short sign-in page asking for a password, code or card names itself (sign-in title, site name, "Sign in to X" heading, logo, copyright, logo host) as a service that is not the site serving it, and no catalogued brand matched.',
+        extension: true,
       },
     },
     bestEffort: true,

@@ -97,6 +97,16 @@ export default defineDetector({
         description: 'Browser, plugin or codec update wording offering an executable or archive download.',
         extension: true,
       },
+      [KIT_FLAGS.clonedPage]: {
+        description:
+          'A short page asking for credentials is a copy of another page: "saved from url" or site-copier marks, a saved-page asset folder, or a canonical URL, og:url or <base> naming another site.',
+        extension: true,
+      },
+      [KIT_FLAGS.phpDrop]: {
+        description:
+          'A form asking for a password, code or card posts to a PHP script of the same site (weak alone: it corroborates identity and copy signals).',
+        extension: true,
+      },
       [BRAND_CREDENTIAL_HARVEST]: {
         description: 'Composite: brand impersonation plus a credential form.',
         composite: true,

@@ -2,6 +2,7 @@
 // evidence: what it asks for, where that goes, whether its markup was hidden, and the generic lures (account
 // threats, investment promises, ClickFix and fake updates) in many languages.
 import type { Finding } from '../../core/detector.ts';
+import { clonedPage } from './cloned-page.ts';
 import type { CredentialFunnel } from './credential-fields.ts';
 import { type CredentialSink, credentialSinks } from './credential-sinks.ts';
 import { accountThreat, clickFix, fakeUpdate, investmentPromises } from './intl-lures.ts';
@@ -17,7 +18,12 @@ export const KIT_FLAGS = {
   seedPhrase: 'content:seed_phrase_request',
   clickFix: 'content:clickfix_lure',
   fakeUpdate: 'content:fake_update_lure',
+  clonedPage: 'content:cloned_sign_in_page',
+  phpDrop: 'content:php_credential_drop',
 } as const;
+
+/** A form action (or fetch target) that is a PHP script: where a static kit page drops what it collects. */
+const PHP_SCRIPT = /\.php\d?$/i;
 
 /** Decoded markup this large (or carrying a form) is a page hidden from static readers, not a packed widget. */
 const OBFUSCATION_MIN_CHARS = 1_000;
@@ -38,6 +44,19 @@ function lowerText(view: PageView): string {
 export interface KitSignals {
   findings: Finding[];
   data: Record<string, unknown>;
+}
+
+function phpActions(funnel: CredentialFunnel, base: URL): string[] {
+  const out: string[] = [];
+  for (const form of funnel.credential_forms) {
+    try {
+      const url = new URL(form.action || base.href, base);
+      if (PHP_SCRIPT.test(url.pathname)) out.push(url.pathname.slice(0, 200));
+    } catch {
+      // an unparsable action is no evidence
+    }
+  }
+  return out;
 }
 
 export function kitSignals(view: PageView, funnel: CredentialFunnel, brandOwned: boolean): KitSignals {
@@ -70,6 +89,27 @@ export function kitSignals(view: PageView, funnel: CredentialFunnel, brandOwned:
       flag: KIT_FLAGS.offsitePost,
       detail: `The credential form posts to ${offsite[0]!.host}, another site than ${page.site}.`,
       evidence: { sinks: offsite },
+    });
+  }
+
+  // Secrets posted to a PHP script of the same site (other sites' scripts are offsite posts above). Weak alone:
+  // many honest sites are PHP; it corroborates the page's identity and copy signals.
+  const phpForms = collects && funnel.harvestsSecrets && !brandOwned ? phpActions(funnel, page.url) : [];
+  if (phpForms.length > 0 && offsite.length === 0) {
+    findings.push({
+      flag: KIT_FLAGS.phpDrop,
+      detail: `The form asking for ${secretKinds.join(', ').replaceAll('_', ' ')} posts to a PHP script (${phpForms[0]}).`,
+      evidence: { actions: phpForms },
+    });
+  }
+
+  // A copy of another site's page (its save/copier marks, or its canonical address kept) that asks for secrets.
+  const cloned = collects && !brandOwned && view.visibleText.length <= KIT_PAGE_CHARS ? clonedPage(view) : undefined;
+  if (cloned && cloned.markers.length > 0) {
+    findings.push({
+      flag: KIT_FLAGS.clonedPage,
+      detail: `The sign-in page is a copy of another page (${cloned.markers.join(', ').replaceAll('_', ' ')}${cloned.origin ? `; it names ${cloned.origin} as its address` : ''}) served on ${page.site}.`,
+      evidence: { ...cloned },
     });
   }
 
@@ -196,6 +236,8 @@ export function kitSignals(view: PageView, funnel: CredentialFunnel, brandOwned:
       clickfix: fix,
       fake_update: update,
       secret_kinds: secretKinds,
+      php_credential_actions: phpForms,
+      cloned_page: cloned ?? null,
     },
   };
 }
