@@ -16,7 +16,7 @@ export interface FlagMeta {
   composite?: boolean;
   /**
    * A flag of Preflight's own surfaces beyond the spec (tool pinning, email protection): it must not be in
-   * spec/flags.json, and a flag that is must not be marked so (the contract test holds both).
+   * rules/spec-flags.json (the spec's flag table), and a flag that is must not be marked so (the contract test holds both).
    */
   extension?: boolean;
 }
