@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { pluginCatalog } from '../../core/app.ts';
+import { pluginCatalog } from '../../app/index.ts';
 import { ROOT_DIR } from '../../core/config.ts';
 import { createKnex } from '../../core/db/database.ts';
 import { Knex } from '../../core/db/knex-token.ts';

@@ -3,7 +3,7 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'nod
 import os from 'node:os';
 import path from 'node:path';
 import { describe, it } from 'node:test';
-import { pluginCatalog } from '../../core/app.ts';
+import { pluginCatalog } from '../../app/index.ts';
 import { ROOT_DIR } from '../../core/config.ts';
 import { loadRuleset, RulesError } from '../../core/rules/ruleset.ts';
 
