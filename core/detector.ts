@@ -41,6 +41,23 @@ export interface Finding {
   evidence?: Record<string, unknown>;
 }
 
+/** One finding of the agent screen (the `data` of the plugin providing `agentScreen` on the agent surfaces). */
+export interface AgentScreenFinding {
+  category: string;
+  marker: string;
+  severity: 'high' | 'low';
+  flag: string;
+  hidden?: boolean;
+  /** Which input the marker was found in (`content`, `page_text`, `prompt`, or a JSON path in tool arguments). */
+  field: string;
+}
+
+/** The agent screen's `data`: the worst severity over its findings (`none` when nothing matched). */
+export interface AgentScreen {
+  severity: 'none' | 'low' | 'high';
+  findings: AgentScreenFinding[];
+}
+
 export interface DetectorOutput {
   findings: Finding[];
   /** Lands in `detailed_results.<path>` (scanner) or in the check's own fields (agent surfaces). */

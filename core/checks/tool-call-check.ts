@@ -10,8 +10,8 @@ import {
 import type { WorkspacePolicy } from '../agent-policy/workspace-policy.ts';
 import type { DecisionContract } from '../contract/decision-contract.ts';
 import { DecisionEngines } from '../decisions/decision-engines.ts';
+import { PluginCatalog } from '../pipeline/plugin-catalog.ts';
 import { DetectorSet } from '../pipeline/run-detectors.ts';
-import { PluginCatalog } from '../plugins/registry.ts';
 import { canonicalJson, Ruleset, type Verdict } from '../rules/ruleset.ts';
 import { type RiskLevel, riskLevelOf } from '../scoring/risk-level.ts';
 import {

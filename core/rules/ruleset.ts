@@ -5,7 +5,7 @@ import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import canonicalize from 'canonicalize';
 import type { InjectionToken } from 'tsyringe';
 import { CANONICAL_MAX_DEPTH, JsonTooDeep, nestsDeeperThan } from '../limits/json-depth.ts';
-import type { PluginCatalog } from '../plugins/registry.ts';
+import type { PluginCatalog } from '../pipeline/plugin-catalog.ts';
 import { type InjectionRules, loadInjectionRules } from './injection-rules.ts';
 import {
   adjustmentsSchema,

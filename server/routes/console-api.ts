@@ -4,7 +4,7 @@ import Router from '@koa/router';
 import type { Context } from 'koa';
 import type { Preflight } from '../../app/index.ts';
 import { Knex } from '../../core/db/knex-token.ts';
-import { PluginCatalog } from '../../core/plugins/registry.ts';
+import { PluginCatalog } from '../../core/pipeline/plugin-catalog.ts';
 import { Ruleset } from '../../core/rules/ruleset.ts';
 import {
   authenticateKey,
