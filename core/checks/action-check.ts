@@ -121,7 +121,7 @@ export class ActionCheck {
     const injection = injectionSummary(runs);
     const weights = this.ruleset.weights;
     const destinationFlags = flags.filter((f) => !f.startsWith('agent:'));
-    const destination = this.destination(target, reputation, destinationFlags);
+    const destination = await this.destination(target, reputation, destinationFlags);
     const screen = screenScore(
       injection.severity,
       flags.filter((f) => f.startsWith('agent:')),
@@ -193,7 +193,7 @@ export class ActionCheck {
     };
   }
 
-  private destination(target: Target, reputation: Reputation, destinationFlags: string[]) {
+  private async destination(target: Target, reputation: Reputation, destinationFlags: string[]) {
     const malicious = reputation.feedHits.length > 0;
     const flagPoints = destinationFlags.reduce((sum, f) => sum + (this.ruleset.weights[f] ?? 0), 0);
     // An earlier full scan of this host in the workspace knows more than the URL's lexicon: its score counts.
@@ -206,8 +206,15 @@ export class ActionCheck {
         : risk !== 'low'
           ? 'suspicious'
           : 'unknown';
-    const action: Verdict =
-      malicious || risk === 'high' || risk === 'critical' ? 'block' : risk === 'medium' ? 'approval_required' : 'allow';
+    // url_verdict.action: rules/decisions/url-verdict.json through the same (memoised) engine as every verdict.
+    const { verdict: action } = await this.engines.for('url_verdict').decide({
+      destination_malicious: malicious,
+      destination_category: category,
+      destination_risk_level: risk,
+      destination_score: score,
+      known_good: reputation.knownGood,
+      flags: destinationFlags,
+    });
     const domain = this.hosting.freeHostingFor(target)?.tenantSite ?? target.site;
     return { malicious, score, verdict: { domain, category, risk, action } satisfies UrlVerdict };
   }

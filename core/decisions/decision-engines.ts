@@ -10,6 +10,7 @@ export class DecisionEngines {
       content: new DecisionEngine(ruleset.decisions.content),
       action: new DecisionEngine(ruleset.decisions.action),
       tool_call: new DecisionEngine(ruleset.decisions.tool_call),
+      url_verdict: new DecisionEngine(ruleset.decisions.url_verdict),
     };
   }
 

@@ -18,6 +18,7 @@ import {
   hostingSchema,
   plansSchema,
   riskLevelsSchema,
+  scanHistorySchema,
   toolPolicySchema,
   webAccessRulesSchema,
   weightsSchema,
@@ -64,7 +65,7 @@ export interface RiskLevels {
   critical: number;
 }
 
-export type DecisionSurface = 'content' | 'action' | 'tool_call';
+export type DecisionSurface = 'content' | 'action' | 'tool_call' | 'url_verdict';
 
 export interface BrandEntry {
   id: string;
@@ -128,12 +129,15 @@ export interface Ruleset {
   composites: CompositeRule[];
   categories: Record<string, CategoryRule>;
   adjustments: AdjustmentRule[];
+  /** rules/plans.json: quotas, not verdict rules, so outside `hash` (a quota change re-signs no verdict). */
   plans: Plans;
+  /** rules/scan-history.json: the risk levels that make an earlier scan count as flagged. */
+  scanHistory: { flagged_risk_levels: string[] };
   /** Per-deployment detector settings (rules/detectors.json, optional), validated against each plugin's schema. */
   detectors: Record<string, Record<string, unknown>>;
   /** Thresholds of the learned injection scorer (rules/injection.json). */
   injection: InjectionRules;
-  /** sha256 of the canonical JSON of everything above: names the rules behind every verdict. */
+  /** sha256 of the canonical JSON of everything above but `plans`: names the rules behind every verdict. */
   hash: string;
 }
 
@@ -184,6 +188,14 @@ export const DECISION_FACTS: Record<DecisionSurface, Record<string, 'flags' | 's
     deep_risk_level: 'string',
     flags: 'flags',
   },
+  url_verdict: {
+    destination_malicious: 'boolean',
+    destination_category: 'string',
+    destination_risk_level: 'string',
+    destination_score: 'number',
+    known_good: 'boolean',
+    flags: 'flags',
+  },
   tool_call: {
     tool_policy_decision: 'string',
     tool_policy_reason: 'string',
@@ -223,6 +235,7 @@ const DECISION_FILES: Record<DecisionSurface, string> = {
   content: 'decisions/content.json',
   action: 'decisions/action.json',
   tool_call: 'decisions/tool-call.json',
+  url_verdict: 'decisions/url-verdict.json',
 };
 
 const ajv = new Ajv({ allErrors: true, strict: true, allowUnionTypes: true });
@@ -238,6 +251,7 @@ const validators: Record<string, ValidateFunction> = {
   categories: ajv.compile(categoriesSchema),
   adjustments: ajv.compile(adjustmentsSchema),
   plans: ajv.compile(plansSchema),
+  scanHistory: ajv.compile(scanHistorySchema),
   webAccess: ajv.compile(webAccessRulesSchema),
   escalation: ajv.compile(escalationRulesSchema),
 };
@@ -492,6 +506,7 @@ export function loadRuleset(dir: string, catalog: PluginCatalog): Ruleset {
 
   const detectors = detectorConfigs(dir, catalog, problems);
   const injection = loadInjectionRules(dir, problems);
+  const [scanHistory] = lastLayer<{ flagged_risk_levels: string[] }>('scanHistory', dir, 'scan-history.json', problems);
   const [plans] = lastLayer<Plans>('plans', dir, 'plans.json', problems);
   if (plans && !plans.plans[plans.default_plan]) {
     problems.push({
@@ -511,6 +526,7 @@ export function loadRuleset(dir: string, catalog: PluginCatalog): Ruleset {
     !categories ||
     !adjustments ||
     !plans ||
+    !scanHistory ||
     !injection
   ) {
     throw new RulesError(problems);
@@ -527,11 +543,12 @@ export function loadRuleset(dir: string, catalog: PluginCatalog): Ruleset {
     composites: composites.composites,
     categories: categories.categories,
     adjustments: adjustments.rules,
-    plans,
+    scanHistory: { flagged_risk_levels: scanHistory.flagged_risk_levels },
     detectors,
     injection,
   };
-  return { ...body, hash: sha256Hex(canonicalJson(body)) };
+  // plans.json is kept out of the hash: a quota is not a verdict rule.
+  return { ...body, plans, hash: sha256Hex(canonicalJson(body)) };
 }
 
 function checkRuleFacts(

@@ -10,7 +10,7 @@ import { Knex } from '../../core/db/knex-token.ts';
 import type { DetectionContext, Surface } from '../../core/detector.ts';
 import { DetectorSet } from '../../core/pipeline/run-detectors.ts';
 import { InjectionRules } from '../../core/rules/injection-rules.ts';
-import { loadRuleset } from '../../core/rules/ruleset.ts';
+import { loadRuleset, Ruleset } from '../../core/rules/ruleset.ts';
 import { detectScan } from '../../core/scan/detect-scan.ts';
 import { ScanHistory } from '../../core/scan/evidence.ts';
 import { type FingerprintKind, PostgresScanHistory } from '../../core/scan/scan-history.ts';
@@ -70,6 +70,7 @@ describe('plugin contract', () => {
     await knex.migrate.latest();
     const scope = scanLab.container;
     scope.registerInstance(Knex, knex);
+    scope.registerInstance(Ruleset, ruleset);
     scope.registerInstance(BrandCatalog, new BrandCatalog(ruleset.brands));
     scope.registerInstance(HostingCatalog, new HostingCatalog(ruleset.hosting));
     scope.registerInstance(InjectionRules, ruleset.injection);
