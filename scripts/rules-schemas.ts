@@ -2,9 +2,9 @@
 // the loader validates with, and the plugins' configSchemas for detectors.json). `--check` only reports stale files.
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { PLUGINS } from '../plugins/index.ts';
 import { ROOT_DIR } from '../core/config.ts';
 import { allPublishedSchemas, schemaFileText } from '../core/rules/rules-files.ts';
+import { PLUGINS } from '../plugins/index.ts';
 
 const dir = path.join(ROOT_DIR, 'rules', 'schema');
 const check = process.argv.includes('--check');
