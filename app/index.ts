@@ -6,6 +6,7 @@ import { BrowserCapturer } from '../core/browser/browser-capture.ts';
 import { createBrowserCapturer } from '../core/browser/index.ts';
 import { ActionCheck } from '../core/checks/action-check.ts';
 import { AgentChecks } from '../core/checks/agent-checks.ts';
+import { AgentSurface } from '../core/checks/agent-surface.ts';
 import { ContentCheck } from '../core/checks/content-check.ts';
 import { DecisionSealer } from '../core/checks/seal.ts';
 import { ToolCallCheck } from '../core/checks/tool-call-check.ts';
@@ -101,6 +102,7 @@ export async function createPreflight(config: AppConfig, opts: { db?: Database }
   container.registerInstance(DetectorSet, new DetectorSet(catalog, container, ruleset.detectors));
   container.registerSingleton(ReputationService);
   container.registerSingleton(DecisionSealer);
+  container.registerSingleton(AgentSurface);
   container.registerSingleton(ContentCheck);
   container.registerSingleton(ActionCheck);
   container.registerSingleton(ToolPinStore);
