@@ -1,9 +1,9 @@
 import { inject, injectable } from 'tsyringe';
-import type { Decision, Facts } from '../decisions/decision-engine.ts';
+import type { Decision } from '../decisions/decision-engine.ts';
 import { DecisionEngines } from '../decisions/decision-engines.ts';
 import type { DetectionContext } from '../detector.ts';
 import { type DetectorRun, DetectorSet } from '../pipeline/run-detectors.ts';
-import type { DecisionSurface, Verdict } from '../rules/ruleset.ts';
+import type { DecisionFacts, DecisionSurface, Verdict } from '../rules/ruleset.ts';
 import { firedFlags, type InjectionSummary, injectionSummary } from './injection-summary.ts';
 import { type CallContext, DecisionSealer, type Sealed } from './seal.ts';
 
@@ -17,15 +17,15 @@ export interface SurfaceScreen {
 }
 
 /** A surface's own reading of the screen: the facts its rules decide on, how it words reasons, what it seals. */
-export interface SurfaceAssessment {
-  facts: Facts;
+export interface SurfaceAssessment<S extends DecisionSurface = DecisionSurface> {
+  facts: DecisionFacts<S>;
   reasons(decision: Decision): string[];
   /** The canonical input the decision contract hashes. */
   input: string;
   maxTtlSeconds?: number;
 }
 
-export interface EvaluatedSurface<A extends SurfaceAssessment> extends SurfaceScreen {
+export interface EvaluatedSurface<A> extends SurfaceScreen {
   assessment: A;
   verdict: Verdict;
   reasons: string[];
@@ -45,10 +45,10 @@ export class AgentSurface {
     @inject(DecisionSealer) private readonly sealer: DecisionSealer,
   ) {}
 
-  async evaluate<A extends SurfaceAssessment>(
+  async evaluate<S extends DecisionSurface, A extends SurfaceAssessment<S>>(
     spec: {
       surface: AgentSurfaceName;
-      rules: DecisionSurface;
+      rules: S;
       detect: Omit<DetectionContext, 'surface' | 'signal'>;
       /** Flags raised outside this surface's detectors (a deep scan's), folded into the decision. */
       extraFlags?: readonly string[];

@@ -155,7 +155,6 @@ export class RulesError extends Error {
   }
 }
 
-/** The facts each decision surface offers its rules; a rule naming another fact is a typo waiting to bite. */
 /** The facts adjustment rules may read (rules/adjustments.json). */
 export const ADJUSTMENT_FACTS: Record<string, 'flags' | 'string' | 'boolean' | 'number'> = {
   raw_total: 'number',
@@ -168,7 +167,14 @@ export const ADJUSTMENT_FACTS: Record<string, 'flags' | 'string' | 'boolean' | '
   first_seen_days_ago: 'number',
 };
 
-export const DECISION_FACTS: Record<DecisionSurface, Record<string, 'flags' | 'string' | 'boolean' | 'number'>> = {
+type FactKind = 'flags' | 'string' | 'boolean' | 'number';
+
+/**
+ * The facts each decision surface offers its rules: the one list. The loader refuses a rule naming another fact,
+ * and `DecisionFacts<surface>` makes the checks hand the engine exactly these (a missing or extra fact is a type
+ * error), so the list, the rules and the code cannot drift apart.
+ */
+export const DECISION_FACTS = {
   content: { severity: 'string', injection_detected: 'boolean', flags: 'flags', categories: 'string', score: 'number' },
   action: {
     intent: 'string',
@@ -204,6 +210,19 @@ export const DECISION_FACTS: Record<DecisionSurface, Record<string, 'flags' | 's
     high_impact_tool: 'boolean',
     flags: 'flags',
   },
+} as const satisfies Record<DecisionSurface, Record<string, FactKind>>;
+
+type FactValue<K> = K extends 'flags'
+  ? readonly string[]
+  : K extends 'number'
+    ? number
+    : K extends 'boolean'
+      ? boolean
+      : string | readonly string[];
+
+/** The fact set a surface's checks hand its decision engine. */
+export type DecisionFacts<S extends DecisionSurface> = {
+  [F in keyof (typeof DECISION_FACTS)[S]]: FactValue<(typeof DECISION_FACTS)[S][F]>;
 };
 
 /** The facts web-access rules may read (POST /web-access/evaluate). */

@@ -7,6 +7,7 @@ import { describe, it } from 'node:test';
 import { Ajv } from 'ajv';
 import { ROOT_DIR } from '../../core/config.ts';
 import { allPublishedSchemas, RULES_FILES, schemaFileText } from '../../core/rules/rules-files.ts';
+import { DECISION_FACTS } from '../../core/rules/ruleset.ts';
 import { PLUGINS } from '../../plugins/index.ts';
 
 const RULES = path.join(ROOT_DIR, 'rules');
@@ -69,5 +70,21 @@ describe('rules schemas', () => {
       !decisions({ rules: [{ ...rule, event: { type: 'verdict', params: { verdict: 'maybe', reason: 'r' } } }] }),
     );
     assert.ok(!ajv.compile(schemas['risk-levels']!)({ low: 0, medium: 20, high: 50, critical: 80, extra: 1 }));
+  });
+
+  it("each decision file's $comment names exactly its surface's facts (DECISION_FACTS, which the checks are typed by)", () => {
+    const files = { content: 'content', action: 'action', tool_call: 'tool-call', url_verdict: 'url-verdict' } as const;
+    for (const [surface, name] of Object.entries(files)) {
+      const comment: string = JSON.parse(readFileSync(path.join(RULES, 'decisions', `${name}.json`), 'utf8')).$comment;
+      const listed = comment.match(/Facts: (.*?)\. The strictest/)?.[1];
+      assert.ok(listed, `decisions/${name}.json: $comment lists its facts as "Facts: …. The strictest"`);
+      // Fact names are the words before each optional parenthesis, comma-separated.
+      const names = listed
+        .replace(/\([^)]*\)/g, '')
+        .split(',')
+        .map((x) => x.trim())
+        .sort();
+      assert.deepEqual(names, Object.keys(DECISION_FACTS[surface as keyof typeof files]).sort(), name);
+    }
   });
 });
