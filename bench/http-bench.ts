@@ -5,7 +5,7 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { bodyParser } from '@koa/bodyparser';
 import Koa from 'koa';
-import type { Preflight } from '../core/app.ts';
+import type { Preflight } from '../app/index.ts';
 import { AuditWriter } from '../core/audit/audit-writer.ts';
 import { ROOT_DIR } from '../core/config.ts';
 import { decisionSha256, expiryFrom, issueDecisionAsync } from '../core/contract/decision-contract.ts';

@@ -1,6 +1,6 @@
 // `npx preflight feeds sync` and `feeds status`: the cron job's work on demand, and what it last did per feed.
 import type { Command } from 'commander';
-import { createPreflight } from '../core/app.ts';
+import { createPreflight } from '../app/index.ts';
 import { loadConfig } from '../core/config.ts';
 import { openDatabase } from '../core/db/database.ts';
 import { feedsConfigPath, loadFeedsConfig } from '../core/reputation/feed-config.ts';

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Command, InvalidArgumentError } from 'commander';
+import { createPreflight, pluginCatalog } from '../app/index.ts';
 import {
   DEFAULT_POLICY,
   type PolicyPatch,
@@ -10,7 +11,6 @@ import {
   readPolicy,
   updatePolicy,
 } from '../core/agent-policy/workspace-policy.ts';
-import { createPreflight, pluginCatalog } from '../core/app.ts';
 import { AgentChecks } from '../core/checks/agent-checks.ts';
 import { loadConfig } from '../core/config.ts';
 import { openDatabase } from '../core/db/database.ts';

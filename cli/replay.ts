@@ -1,8 +1,8 @@
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import cliProgress from 'cli-progress';
+import { createPreflight } from '../app/index.ts';
 import { DEFAULT_POLICY } from '../core/agent-policy/workspace-policy.ts';
-import { createPreflight } from '../core/app.ts';
 import { AgentChecks } from '../core/checks/agent-checks.ts';
 import { loadConfig } from '../core/config.ts';
 import { Ruleset } from '../core/rules/ruleset.ts';

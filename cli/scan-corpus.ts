@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
-import { createPreflight } from '../core/app.ts';
+import { createPreflight } from '../app/index.ts';
 import { loadConfig } from '../core/config.ts';
 import { ScanService } from '../core/scan/scan-service.ts';
 import { scanTargetOf } from '../server/requests/scan.ts';

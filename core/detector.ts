@@ -16,7 +16,7 @@ export interface FlagMeta {
   composite?: boolean;
   /**
    * A flag of Preflight's own surfaces beyond the spec (tool pinning, email protection): it must not be in
-   * spec/flags.json, and a flag that is must not be marked so (the contract test holds both).
+   * rules/spec-flags.json (the spec's flag table), and a flag that is must not be marked so (the contract test holds both).
    */
   extension?: boolean;
 }
@@ -39,6 +39,23 @@ export interface Finding {
   flag: string;
   detail?: string;
   evidence?: Record<string, unknown>;
+}
+
+/** One finding of the agent screen (the `data` of the plugin providing `agentScreen` on the agent surfaces). */
+export interface AgentScreenFinding {
+  category: string;
+  marker: string;
+  severity: 'high' | 'low';
+  flag: string;
+  hidden?: boolean;
+  /** Which input the marker was found in (`content`, `page_text`, `prompt`, or a JSON path in tool arguments). */
+  field: string;
+}
+
+/** The agent screen's `data`: the worst severity over its findings (`none` when nothing matched). */
+export interface AgentScreen {
+  severity: 'none' | 'low' | 'high';
+  findings: AgentScreenFinding[];
 }
 
 export interface DetectorOutput {

@@ -1,5 +1,6 @@
 // The plugin list: one explicit import per detector, sorted by id, so a diff shows exactly what was added.
-import type { PluginModule } from '../core/plugins/registry.ts';
+// `provides` names a role core reads a plugin's output in (core/pipeline/plugin-catalog.ts), never its id.
+import type { PluginModule } from '../core/plugin-api.ts';
 import brand from './brand/index.ts';
 import brandWeights from './brand/weights.json' with { type: 'json' };
 import campaign from './campaign/index.ts';
@@ -29,14 +30,14 @@ import whoisWeights from './whois/weights.json' with { type: 'json' };
 
 export const PLUGINS: readonly PluginModule[] = [
   { detector: brand, weights: brandWeights },
-  { detector: campaign, weights: campaignWeights },
+  { detector: campaign, weights: campaignWeights, provides: { featureFlag: 'campaign_tagging' } },
   { detector: content, weights: contentWeights },
   { detector: ct, weights: ctWeights },
   { detector: email, weights: emailWeights },
   { detector: history, weights: historyWeights },
   { detector: infrastructure, weights: infrastructureWeights },
-  { detector: oauth, weights: oauthWeights },
-  { detector: promptInjection, weights: promptInjectionWeights },
+  { detector: oauth, weights: oauthWeights, provides: { scoredResult: 'oauth_scope' } },
+  { detector: promptInjection, weights: promptInjectionWeights, provides: { agentScreen: true } },
   { detector: ssl, weights: sslWeights },
   { detector: toolPinning, weights: toolPinningWeights },
   { detector: urlModel, weights: urlModelWeights },

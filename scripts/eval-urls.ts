@@ -3,8 +3,8 @@
 // Uses the project's database (DATABASE_URL or the embedded one) for the known-good list and feeds.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { createPreflight } from '../app/index.ts';
 import { DEFAULT_POLICY } from '../core/agent-policy/workspace-policy.ts';
-import { createPreflight } from '../core/app.ts';
 import { AgentChecks } from '../core/checks/agent-checks.ts';
 import { loadConfig, ROOT_DIR } from '../core/config.ts';
 

@@ -3,7 +3,7 @@
 // Usage: node --import tsx --import reflect-metadata scripts/scan-sites.ts
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { createPreflight } from '../core/app.ts';
+import { createPreflight } from '../app/index.ts';
 import { loadConfig, ROOT_DIR } from '../core/config.ts';
 import { ScanService } from '../core/scan/scan-service.ts';
 import { scanTargetOf } from '../server/requests/scan.ts';

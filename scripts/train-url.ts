@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'tldts';
-import { pluginCatalog } from '../core/app.ts';
+import { pluginCatalog } from '../app/index.ts';
 import { ROOT_DIR } from '../core/config.ts';
 import { loadRuleset } from '../core/rules/ruleset.ts';
 import { BrandCatalog, HostingCatalog } from '../core/url/catalogs.ts';

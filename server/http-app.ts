@@ -1,6 +1,6 @@
 import http, { type Server } from 'node:http';
 import Koa, { type Context, type Next } from 'koa';
-import type { Preflight } from '../core/app.ts';
+import type { Preflight } from '../app/index.ts';
 import type { AppConfig } from '../core/config.ts';
 import { Knex } from '../core/db/knex-token.ts';
 import { createLogger } from '../core/observability/logger.ts';

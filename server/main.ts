@@ -1,5 +1,5 @@
 import { once } from 'node:events';
-import { createPreflight } from '../core/app.ts';
+import { createPreflight } from '../app/index.ts';
 import { ConfigError, loadConfig } from '../core/config.ts';
 import { startWorker } from '../core/jobs/worker.ts';
 import { RulesError } from '../core/rules/ruleset.ts';

@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import type { Server } from 'node:http';
 import Koa from 'koa';
-import type { Preflight } from '../core/app.ts';
+import type { Preflight } from '../app/index.ts';
 import { Knex } from '../core/db/knex-token.ts';
 import { metricsOf } from '../core/observability/metrics.ts';
 import { metricsRoutes } from './routes/metrics.ts';

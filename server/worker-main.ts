@@ -1,6 +1,6 @@
 // `npm run worker`: a scan worker process. Run as many as you like against one PostgreSQL; graphile-worker's
 // row locks make sure no job runs twice at once, and stale recovery requeues what a killed worker left behind.
-import { createPreflight } from '../core/app.ts';
+import { createPreflight } from '../app/index.ts';
 import { loadConfig } from '../core/config.ts';
 import { startWorker } from '../core/jobs/worker.ts';
 

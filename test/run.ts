@@ -7,7 +7,7 @@ import path from 'node:path';
 import { ROOT_DIR } from '../core/config.ts';
 import { openEmbeddedDatabase } from '../core/db/embedded-postgres.ts';
 
-const SEARCHED = ['core', 'plugins', 'server', 'cli', 'lab', 'test'];
+const SEARCHED = ['app', 'core', 'plugins', 'server', 'cli', 'lab', 'test'];
 
 function findTests(dir: string, out: string[] = []): string[] {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {

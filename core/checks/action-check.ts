@@ -2,24 +2,19 @@ import { inject, injectable } from 'tsyringe';
 import { type ConnectorStatus, connectorStatus } from '../agent-policy/tool-policy.ts';
 import type { WorkspacePolicy } from '../agent-policy/workspace-policy.ts';
 import type { DecisionContract } from '../contract/decision-contract.ts';
+import type { Decision } from '../decisions/decision-engine.ts';
 import { DecisionEngines } from '../decisions/decision-engines.ts';
-import { DetectorSet } from '../pipeline/run-detectors.ts';
-import { PluginCatalog } from '../plugins/registry.ts';
+import { PluginCatalog } from '../pipeline/plugin-catalog.ts';
+import type { DetectorSet } from '../pipeline/run-detectors.ts';
 import { type Reputation, ReputationService } from '../reputation/reputation-service.ts';
 import { canonicalJson, Ruleset, type Verdict } from '../rules/ruleset.ts';
 import { type RiskLevel, riskLevelOf } from '../scoring/risk-level.ts';
 import { HostingCatalog } from '../url/catalogs.ts';
 import { parseTarget, type Target } from '../url/target.ts';
-import {
-  firedFlags,
-  flagExplanations,
-  type InjectionSummary,
-  injectionSummary,
-  promptInjectionView,
-  screenScore,
-} from './injection-summary.ts';
+import { AgentSurface } from './agent-surface.ts';
+import { flagExplanations, type InjectionSummary, promptInjectionView, screenScore } from './injection-summary.ts';
 import { reasonsOf } from './reasons.ts';
-import { type CallContext, DecisionSealer, type Sealed } from './seal.ts';
+import type { CallContext, Sealed } from './seal.ts';
 
 export const INTENTS = [
   'visit',
@@ -92,10 +87,9 @@ const REPUTATION_BUDGET_MS = 800;
 @injectable()
 export class ActionCheck {
   constructor(
-    @inject(DetectorSet) private readonly detectors: DetectorSet,
+    @inject(AgentSurface) private readonly surface: AgentSurface,
     @inject(DecisionEngines) private readonly engines: DecisionEngines,
     @inject(Ruleset) private readonly ruleset: Ruleset,
-    @inject(DecisionSealer) private readonly sealer: DecisionSealer,
     @inject(ReputationService) private readonly reputation: ReputationService,
     @inject(PluginCatalog) private readonly catalog: PluginCatalog,
     @inject(HostingCatalog) private readonly hosting: HostingCatalog,
@@ -112,70 +106,81 @@ export class ActionCheck {
     if (input.page_text) texts.page_text = input.page_text;
     if (input.prompt) texts.prompt = input.prompt;
 
-    const [runs, reputation] = await Promise.all([
-      this.detectors.run('agent_action', { url: input.url, target, texts }),
-      this.reputation.lookup(target, REPUTATION_BUDGET_MS, call.workspaceId),
-    ]);
-    // Rule 5: a deep check folds the full scan's flags into the decision.
-    const flags = [...new Set([...firedFlags(runs), ...(deep?.flags ?? [])])].sort();
-    const injection = injectionSummary(runs);
-    const weights = this.ruleset.weights;
-    const destinationFlags = flags.filter((f) => !f.startsWith('agent:'));
-    const destination = this.destination(target, reputation, destinationFlags);
-    const screen = screenScore(
-      injection.severity,
-      flags.filter((f) => f.startsWith('agent:')),
-      weights,
-    );
-    const riskScore = Math.max(destination.score, screen, deep?.risk_score ?? 0);
-    const riskLevel = riskLevelOf(riskScore, this.ruleset.riskLevels);
-    const connector = connectorStatus(input.connector, policy.connectors);
-
-    const decision = await this.engines.for('action').decide({
-      intent: input.intent,
-      high_impact_intent: input.intent !== 'visit',
-      known_good: reputation.knownGood,
-      destination_malicious: destination.malicious,
-      destination_category: destination.verdict.category,
-      destination_risk_level: destination.verdict.risk,
-      destination_score: destination.score,
-      reputation_available: reputation.available,
-      injection_severity: injection.severity,
-      connector_status: connector,
-      risk_score: riskScore,
-      risk_level: riskLevel,
-      deep_scan_ran: deep !== undefined,
-      deep_malicious: deep?.malicious ?? false,
-      deep_risk_level: deep?.risk_level ?? 'none',
-      flags,
-    });
-
-    const reasons = reasonsOf(decision, 'default_allow: No decision rule matched (spec rule 4: otherwise allow)');
-    for (const hit of reputation.feedHits.slice(0, 3)) {
-      reasons.push(`threat feed ${hit.source}: ${hit.kind} ${hit.value} listed as ${hit.category}`);
-    }
-    const prior = reputation.priorScan;
-    if (prior) {
-      reasons.push(
-        `earlier scan ${prior.scan_id} of ${target.host} (${prior.scanned_at}): ${prior.risk_level}, score ${prior.score}`,
-      );
-    }
-    const warnings = this.warnings(target, reputation, connector, input.connector, runs);
-    const sealed = await this.sealer.sealAsync(
+    // The reputation lookup runs alongside the detectors; the assessment awaits it.
+    let lookup!: Promise<Reputation>;
+    let reputation!: Reputation;
+    const { runs, flags, injection, assessment, verdict, reasons, sealed } = await this.surface.evaluate(
       {
         surface: 'agent_action',
-        verdict: decision.verdict,
-        flags,
-        reasons,
-        input: canonicalJson(input),
-        maxTtlSeconds: this.ttl(reputation, destination.malicious),
+        rules: 'action',
+        detect: { url: input.url, target, texts },
+        // Rule 5: a deep check folds the full scan's flags into the decision.
+        ...(deep ? { extraFlags: deep.flags } : {}),
+        alongside: () => {
+          lookup = this.reputation.lookup(target, REPUTATION_BUDGET_MS, call.workspaceId);
+          lookup.catch(() => {}); // awaited in assess; this only keeps an early rejection from going unhandled
+        },
+        assess: async ({ flags, injection }) => {
+          reputation = await lookup;
+          const destinationFlags = flags.filter((f) => !f.startsWith('agent:'));
+          const destination = await this.destination(target, reputation, destinationFlags);
+          const screen = screenScore(
+            injection.severity,
+            flags.filter((f) => f.startsWith('agent:')),
+            this.ruleset.weights,
+          );
+          const riskScore = Math.max(destination.score, screen, deep?.risk_score ?? 0);
+          const riskLevel = riskLevelOf(riskScore, this.ruleset.riskLevels);
+          const connector = connectorStatus(input.connector, policy.connectors);
+          return {
+            destination,
+            riskScore,
+            riskLevel,
+            connector,
+            facts: {
+              intent: input.intent,
+              high_impact_intent: input.intent !== 'visit',
+              known_good: reputation.knownGood,
+              destination_malicious: destination.malicious,
+              destination_category: destination.verdict.category,
+              destination_risk_level: destination.verdict.risk,
+              destination_score: destination.score,
+              reputation_available: reputation.available,
+              injection_severity: injection.severity,
+              connector_status: connector,
+              risk_score: riskScore,
+              risk_level: riskLevel,
+              deep_scan_ran: deep !== undefined,
+              deep_malicious: deep?.malicious ?? false,
+              deep_risk_level: deep?.risk_level ?? 'none',
+              flags,
+            },
+            reasons: (decision: Decision) => {
+              const out = reasonsOf(decision, 'default_allow: No decision rule matched (spec rule 4: otherwise allow)');
+              for (const hit of reputation.feedHits.slice(0, 3)) {
+                out.push(`threat feed ${hit.source}: ${hit.kind} ${hit.value} listed as ${hit.category}`);
+              }
+              const prior = reputation.priorScan;
+              if (prior) {
+                out.push(
+                  `earlier scan ${prior.scan_id} of ${target.host} (${prior.scanned_at}): ${prior.risk_level}, score ${prior.score}`,
+                );
+              }
+              return out;
+            },
+            input: canonicalJson(input),
+            maxTtlSeconds: this.ttl(reputation, destination.malicious),
+          };
+        },
       },
       call,
     );
+    const { destination, riskScore, riskLevel, connector } = assessment;
+    const warnings = this.warnings(target, reputation, connector, input.connector, runs);
     return {
       ...sealed,
       response: {
-        agent_decision: decision.verdict,
+        agent_decision: verdict,
         intent: input.intent,
         depth: input.depth,
         risk_score: riskScore,
@@ -183,7 +188,7 @@ export class ActionCheck {
         reasons,
         warnings,
         flags,
-        flag_explanations: flagExplanations(runs, (f) => this.catalog.declarationOf(f), weights),
+        flag_explanations: flagExplanations(runs, (f) => this.catalog.declarationOf(f), this.ruleset.weights),
         prompt_injection: promptInjectionView(injection),
         url_verdict: destination.verdict,
         ttl_seconds: sealed.decision.ttl_seconds,
@@ -193,7 +198,7 @@ export class ActionCheck {
     };
   }
 
-  private destination(target: Target, reputation: Reputation, destinationFlags: string[]) {
+  private async destination(target: Target, reputation: Reputation, destinationFlags: string[]) {
     const malicious = reputation.feedHits.length > 0;
     const flagPoints = destinationFlags.reduce((sum, f) => sum + (this.ruleset.weights[f] ?? 0), 0);
     // An earlier full scan of this host in the workspace knows more than the URL's lexicon: its score counts.
@@ -206,8 +211,15 @@ export class ActionCheck {
         : risk !== 'low'
           ? 'suspicious'
           : 'unknown';
-    const action: Verdict =
-      malicious || risk === 'high' || risk === 'critical' ? 'block' : risk === 'medium' ? 'approval_required' : 'allow';
+    // url_verdict.action: rules/decisions/url-verdict.json through the same (memoised) engine as every verdict.
+    const { verdict: action } = await this.engines.for('url_verdict').decide({
+      destination_malicious: malicious,
+      destination_category: category,
+      destination_risk_level: risk,
+      destination_score: score,
+      known_good: reputation.knownGood,
+      flags: destinationFlags,
+    });
     const domain = this.hosting.freeHostingFor(target)?.tenantSite ?? target.site;
     return { malicious, score, verdict: { domain, category, risk, action } satisfies UrlVerdict };
   }

@@ -1,16 +1,13 @@
-import type { PromptInjectionFinding } from '../../plugins/prompt-injection/index.ts';
+import type { AgentScreen } from '../detector.ts';
 import type { DetectorRun } from '../pipeline/run-detectors.ts';
 
-export type ScreenSeverity = 'none' | 'low' | 'high';
+export type ScreenSeverity = AgentScreen['severity'];
 
-/** What the prompt-injection detector found, as every agent surface reports it. */
-export interface InjectionSummary {
-  severity: ScreenSeverity;
-  findings: PromptInjectionFinding[];
-}
+/** What the agent screen (the plugin providing `agentScreen`) found, as every agent surface reports it. */
+export type InjectionSummary = AgentScreen;
 
 export function injectionSummary(runs: readonly DetectorRun[]): InjectionSummary {
-  const data = runs.find((r) => r.pluginId === 'prompt-injection')?.output?.data as InjectionSummary | undefined;
+  const data = runs.find((r) => r.provides?.agentScreen)?.output?.data as InjectionSummary | undefined;
   return { severity: data?.severity ?? 'none', findings: data?.findings ?? [] };
 }
 

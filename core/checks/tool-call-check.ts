@@ -9,9 +9,8 @@ import {
 } from '../agent-policy/tool-policy.ts';
 import type { WorkspacePolicy } from '../agent-policy/workspace-policy.ts';
 import type { DecisionContract } from '../contract/decision-contract.ts';
-import { DecisionEngines } from '../decisions/decision-engines.ts';
-import { DetectorSet } from '../pipeline/run-detectors.ts';
-import { PluginCatalog } from '../plugins/registry.ts';
+import type { Decision } from '../decisions/decision-engine.ts';
+import { PluginCatalog } from '../pipeline/plugin-catalog.ts';
 import { canonicalJson, Ruleset, type Verdict } from '../rules/ruleset.ts';
 import { type RiskLevel, riskLevelOf } from '../scoring/risk-level.ts';
 import {
@@ -20,17 +19,11 @@ import {
   type ToolDefinition,
   ToolPinStore,
 } from '../tool-pins/tool-pin-store.ts';
-import {
-  firedFlags,
-  flagExplanations,
-  type InjectionSummary,
-  injectionSummary,
-  promptInjectionView,
-  screenScore,
-} from './injection-summary.ts';
+import { AgentSurface } from './agent-surface.ts';
+import { flagExplanations, type InjectionSummary, promptInjectionView, screenScore } from './injection-summary.ts';
 import { stringLeaves } from './json-leaves.ts';
 import { reasonsOf } from './reasons.ts';
-import { type CallContext, DecisionSealer, type Sealed } from './seal.ts';
+import type { CallContext, Sealed } from './seal.ts';
 
 export interface ToolCallInput {
   tool: string;
@@ -73,10 +66,8 @@ const PIN_FLAGS = new Set(['agent:tool_definition_changed', 'agent:tool_descript
 @injectable()
 export class ToolCallCheck {
   constructor(
-    @inject(DetectorSet) private readonly detectors: DetectorSet,
-    @inject(DecisionEngines) private readonly engines: DecisionEngines,
+    @inject(AgentSurface) private readonly surface: AgentSurface,
     @inject(Ruleset) private readonly ruleset: Ruleset,
-    @inject(DecisionSealer) private readonly sealer: DecisionSealer,
     @inject(PluginCatalog) private readonly catalog: PluginCatalog,
     @inject(ToolPinStore) private readonly pins: ToolPinStore,
   ) {}
@@ -100,61 +91,57 @@ export class ToolCallCheck {
     const pin = input.tool_definition
       ? await this.observePin(input.tool, connectorName ?? '', input.tool_definition, call)
       : undefined;
-    const runs = await this.detectors.run('agent_tool_call', {
-      texts,
-      ...(pin && input.tool_definition
-        ? {
-            tool: {
-              name: input.tool,
-              server: pin.server,
-              ...input.tool_definition,
-              pin: { status: pin.status, admin_approved: pin.admin_approved, changed: pin.changed },
-            },
-          }
-        : {}),
-    });
-    const flags = firedFlags(runs);
-    const injection = injectionSummary(runs);
-    const riskScore = Math.max(
-      screenScore(injection.severity, flags, this.ruleset.weights),
-      toolPolicy.decision === 'block' ? 100 : 0,
-      Math.min(
-        100,
-        flags.filter((f) => PIN_FLAGS.has(f)).reduce((sum, f) => sum + (this.ruleset.weights[f] ?? 0), 0),
-      ),
+    const { runs, flags, injection, assessment, verdict, reasons, sealed } = await this.surface.evaluate(
+      {
+        surface: 'agent_tool_call',
+        rules: 'tool_call',
+        detect: {
+          texts,
+          ...(pin && input.tool_definition
+            ? {
+                tool: {
+                  name: input.tool,
+                  server: pin.server,
+                  ...input.tool_definition,
+                  pin: { status: pin.status, admin_approved: pin.admin_approved, changed: pin.changed },
+                },
+              }
+            : {}),
+        },
+        assess: ({ flags, injection }) => ({
+          riskScore: Math.max(
+            screenScore(injection.severity, flags, this.ruleset.weights),
+            toolPolicy.decision === 'block' ? 100 : 0,
+            Math.min(
+              100,
+              flags.filter((f) => PIN_FLAGS.has(f)).reduce((sum, f) => sum + (this.ruleset.weights[f] ?? 0), 0),
+            ),
+          ),
+          facts: {
+            tool_policy_decision: toolPolicy.decision,
+            tool_policy_reason: toolPolicy.reason,
+            connector_status: connector,
+            injection_severity: injection.severity,
+            high_impact_tool: highImpact !== undefined,
+            flags,
+          },
+          reasons: (decision: Decision) =>
+            reasonsOf(decision, `default_allow: ${toolPolicy.reason}: no guardrail layer objected to this call`),
+          input: canonicalJson({ ...input, arguments: input.arguments ?? {} }),
+          maxTtlSeconds: 60,
+        }),
+      },
+      call,
     );
-
-    const decision = await this.engines.for('tool_call').decide({
-      tool_policy_decision: toolPolicy.decision,
-      tool_policy_reason: toolPolicy.reason,
-      connector_status: connector,
-      injection_severity: injection.severity,
-      high_impact_tool: highImpact !== undefined,
-      flags,
-    });
-    const reasons = reasonsOf(
-      decision,
-      `default_allow: ${toolPolicy.reason}: no guardrail layer objected to this call`,
-    );
+    const { riskScore } = assessment;
     const warnings: string[] = [];
     if (truncated) warnings.push('arguments too large: only the first strings were screened');
     for (const run of runs) if (run.skipped) warnings.push(`detector ${run.pluginId} skipped: ${run.skipped.reason}`);
 
-    const sealed = await this.sealer.sealAsync(
-      {
-        surface: 'agent_tool_call',
-        verdict: decision.verdict,
-        flags,
-        reasons,
-        input: canonicalJson({ ...input, arguments: input.arguments ?? {} }),
-        maxTtlSeconds: 60,
-      },
-      call,
-    );
     return {
       ...sealed,
       response: {
-        agent_decision: decision.verdict,
+        agent_decision: verdict,
         tool: input.tool,
         tool_policy: toolPolicy,
         connector: { name: connectorName ?? null, status: connector },

@@ -1,5 +1,7 @@
 import { Engine, type RuleProperties } from 'json-rules-engine';
-import { canonicalJson, type DecisionRule, VERDICT_ORDER, type Verdict } from '../rules/ruleset.ts';
+import type { DecisionRule, Verdict } from '../rules/ruleset.ts';
+import { VERDICT_ORDER } from '../rules/ruleset.ts';
+import { FactMemo } from './fact-memo.ts';
 
 export interface MatchedRule<V extends string = Verdict> {
   name: string;
@@ -21,19 +23,16 @@ export type EngineRule<V extends string = Verdict> = Omit<DecisionRule, 'event'>
 
 export type Facts = Record<string, string | number | boolean | readonly string[]>;
 
-const MEMO_LIMIT = 10_000;
-
 /**
  * json-rules-engine over one surface's rules, strictest verdict wins.
  *
- * The engine is slow per call (hundreds of evaluations per second for a few dozen rules), and the fact sets of a
- * surface are few and repeat, so answers are memoised on the canonical fact set. Rules are immutable for the
- * lifetime of an engine, so a memoised answer is the engine's answer; a test holds the two equal.
+ * Answers are memoised on the canonical fact set (FactMemo): rules are immutable for the lifetime of an engine, so
+ * a memoised answer is the engine's answer; a test holds the two equal.
  */
 export class DecisionEngine<V extends string = Verdict> {
   private readonly engine: Engine;
   private readonly order: Map<string, number>;
-  private readonly memo = new Map<string, Promise<Decision<V>>>();
+  private readonly memo = new FactMemo<Decision<V>>();
 
   /** `verdictOrder`: mildest first; the first entry is the default when nothing matches. */
   constructor(
@@ -48,14 +47,7 @@ export class DecisionEngine<V extends string = Verdict> {
   }
 
   decide(facts: Facts): Promise<Decision<V>> {
-    const key = canonicalJson(facts);
-    const hit = this.memo.get(key);
-    if (hit) return hit;
-    const pending = this.evaluate(facts);
-    if (this.memo.size >= MEMO_LIMIT) this.memo.delete(this.memo.keys().next().value as string);
-    this.memo.set(key, pending);
-    pending.catch(() => this.memo.delete(key));
-    return pending;
+    return this.memo.get(facts, () => this.evaluate(facts));
   }
 
   /** The engine itself, bypassing the memo. */

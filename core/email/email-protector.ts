@@ -1,7 +1,6 @@
 import { simpleParser } from 'mailparser';
 import { getDomain } from 'tldts';
 import { inject, injectable } from 'tsyringe';
-import { attachmentRisk } from '../../plugins/email/attachments.ts';
 import { ActionCheck } from '../checks/action-check.ts';
 import {
   firedFlags,
@@ -11,12 +10,13 @@ import {
   screenScore,
 } from '../checks/injection-summary.ts';
 import type { CallContext } from '../checks/seal.ts';
+import { PluginCatalog } from '../pipeline/plugin-catalog.ts';
 import { DetectorSet } from '../pipeline/run-detectors.ts';
-import { PluginCatalog } from '../plugins/registry.ts';
 import { Ruleset } from '../rules/ruleset.ts';
 import { type RiskLevel, riskLevelOf } from '../scoring/risk-level.ts';
 import { htmlToText } from '../text/html-text.ts';
 import { parseTarget } from '../url/target.ts';
+import { attachmentRisk } from './attachment-risk.ts';
 import type { EmailAddress, EmailFacts, EmailLink } from './email-facts.ts';
 
 /** Parsed fields, for callers that already split the message (gateways, mail APIs). */

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import os from 'node:os';
 import { parseCronItems, run, runOnce, type TaskList } from 'graphile-worker';
-import type { Preflight } from '../app.ts';
+import type { AppHandle } from '../app-handle.ts';
 import { quietLogger } from '../db/database.ts';
 import { Knex } from '../db/knex-token.ts';
 import { EventBus } from '../events/event-bus.ts';
@@ -24,7 +24,7 @@ export interface WorkerOptions {
 }
 
 /** This process's registration in worker_processes, refreshed on a timer; stale-job recovery reads it. */
-async function registerProcess(app: Preflight) {
+async function registerProcess(app: AppHandle) {
   const knex = app.container.resolve(Knex);
   const id = randomUUID();
   await knex('worker_processes').insert({ id, pid: process.pid, hostname: os.hostname() });
@@ -44,7 +44,7 @@ async function registerProcess(app: Preflight) {
   };
 }
 
-export function scanTaskList(app: Preflight, processId: string, options: WorkerOptions = {}): TaskList {
+export function scanTaskList(app: AppHandle, processId: string, options: WorkerOptions = {}): TaskList {
   const knex = app.container.resolve(Knex);
   return {
     scan: scanTask({
@@ -82,7 +82,7 @@ export const CRON_ITEMS = [
 ];
 
 /** A long-running worker: graphile-worker's runner, the heartbeat, stale recovery, and the hourly retention cron. */
-export async function startWorker(app: Preflight, options: WorkerOptions = {}) {
+export async function startWorker(app: AppHandle, options: WorkerOptions = {}) {
   // A bad feeds config stops the worker's boot here, with the file, pointer and reason.
   loadFeedsConfig(feedsConfigPath());
   const registration = await registerProcess(app);
@@ -111,7 +111,7 @@ export async function startWorker(app: Preflight, options: WorkerOptions = {}) {
 }
 
 /** Runs every job that is due now, then returns: how tests and one-shot operators drive the queue. */
-export async function runDueJobs(app: Preflight, options: WorkerOptions = {}): Promise<void> {
+export async function runDueJobs(app: AppHandle, options: WorkerOptions = {}): Promise<void> {
   const registration = await registerProcess(app);
   const events = new EventEmitter();
   let poolId: string | undefined;
@@ -137,7 +137,7 @@ export async function runDueJobs(app: Preflight, options: WorkerOptions = {}): P
  * the pool still holds the job. Whoever acts next on the queue (a retry forced due, a status read) must see the
  * attempt's bookkeeping, so wait until no job is locked by this pool.
  */
-async function untilReleased(app: Preflight, poolId: string): Promise<void> {
+async function untilReleased(app: AppHandle, poolId: string): Promise<void> {
   const knex = app.container.resolve(Knex);
   for (let i = 0; i < 500; i++) {
     const held = await knex('graphile_worker._private_jobs').where({ locked_by: poolId }).first('id');

@@ -1,11 +1,13 @@
 import type { DependencyContainer } from 'tsyringe';
 import type { DetectionContext, Detector, DetectorOutput, Finding, Surface } from '../detector.ts';
-import type { PluginCatalog, PluginModule } from '../plugins/registry.ts';
+import type { PluginCatalog, PluginModule, PluginProvides } from './plugin-catalog.ts';
 
 export class ContractViolation extends Error {}
 
 export interface DetectorRun {
   pluginId: string;
+  /** The roles the plugin's index entry declares (how core reads this run without knowing the plugin by id). */
+  provides?: PluginProvides;
   output?: DetectorOutput;
   /** Set when a best-effort detector failed or ran out of time: it contributes nothing. */
   skipped?: { reason: string };
@@ -21,6 +23,7 @@ function isPromiseLike<T>(value: T | Promise<T>): value is Promise<T> {
 /** Instantiates every plugin once per app, resolving its declared deps from the app's own container. */
 export class DetectorSet {
   private readonly instances = new Map<string, Detector>();
+  private readonly provides = new Map<string, PluginProvides>();
   /** Told of every finished or skipped run (metrics); must not throw. */
   readonly observers: ((run: DetectorRun) => void)[] = [];
 
@@ -29,7 +32,8 @@ export class DetectorSet {
     container: DependencyContainer,
     configs: Readonly<Record<string, unknown>> = {},
   ) {
-    for (const { detector } of catalog.modules) {
+    for (const { detector, provides } of catalog.modules) {
+      if (provides) this.provides.set(detector.meta.id, provides);
       const deps: Record<string, unknown> = {};
       for (const [name, token] of Object.entries(detector.deps ?? {})) deps[name] = container.resolve(token as never);
       const config = { ...(detector.meta.defaultConfig as object), ...(configs[detector.meta.id] as object) };
@@ -97,7 +101,9 @@ export class DetectorSet {
     return this.observed({ pluginId: meta.id, skipped: { reason }, durationMs: performance.now() - started });
   }
 
-  private observed(run: DetectorRun): DetectorRun {
+  private observed(done: DetectorRun): DetectorRun {
+    const provides = this.provides.get(done.pluginId);
+    const run = provides ? { ...done, provides } : done;
     for (const observe of this.observers) observe(run);
     return run;
   }

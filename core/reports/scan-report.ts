@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { PluginCatalog } from '../plugins/registry.ts';
+import type { PluginCatalog } from '../pipeline/plugin-catalog.ts';
 import type { ScanResult } from '../scan/scan-service.ts';
 import { reportHtml } from './report-html.ts';
 

@@ -5,7 +5,7 @@ import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import canonicalize from 'canonicalize';
 import type { InjectionToken } from 'tsyringe';
 import { CANONICAL_MAX_DEPTH, JsonTooDeep, nestsDeeperThan } from '../limits/json-depth.ts';
-import type { PluginCatalog } from '../plugins/registry.ts';
+import type { PluginCatalog } from '../pipeline/plugin-catalog.ts';
 import { type InjectionRules, loadInjectionRules } from './injection-rules.ts';
 import {
   adjustmentsSchema,
@@ -18,6 +18,7 @@ import {
   hostingSchema,
   plansSchema,
   riskLevelsSchema,
+  scanHistorySchema,
   toolPolicySchema,
   webAccessRulesSchema,
   weightsSchema,
@@ -64,7 +65,7 @@ export interface RiskLevels {
   critical: number;
 }
 
-export type DecisionSurface = 'content' | 'action' | 'tool_call';
+export type DecisionSurface = 'content' | 'action' | 'tool_call' | 'url_verdict';
 
 export interface BrandEntry {
   id: string;
@@ -128,12 +129,15 @@ export interface Ruleset {
   composites: CompositeRule[];
   categories: Record<string, CategoryRule>;
   adjustments: AdjustmentRule[];
+  /** rules/plans.json: quotas, not verdict rules, so outside `hash` (a quota change re-signs no verdict). */
   plans: Plans;
+  /** rules/scan-history.json: the risk levels that make an earlier scan count as flagged. */
+  scanHistory: { flagged_risk_levels: string[] };
   /** Per-deployment detector settings (rules/detectors.json, optional), validated against each plugin's schema. */
   detectors: Record<string, Record<string, unknown>>;
   /** Thresholds of the learned injection scorer (rules/injection.json). */
   injection: InjectionRules;
-  /** sha256 of the canonical JSON of everything above: names the rules behind every verdict. */
+  /** sha256 of the canonical JSON of everything above but `plans`: names the rules behind every verdict. */
   hash: string;
 }
 
@@ -151,7 +155,6 @@ export class RulesError extends Error {
   }
 }
 
-/** The facts each decision surface offers its rules; a rule naming another fact is a typo waiting to bite. */
 /** The facts adjustment rules may read (rules/adjustments.json). */
 export const ADJUSTMENT_FACTS: Record<string, 'flags' | 'string' | 'boolean' | 'number'> = {
   raw_total: 'number',
@@ -164,7 +167,14 @@ export const ADJUSTMENT_FACTS: Record<string, 'flags' | 'string' | 'boolean' | '
   first_seen_days_ago: 'number',
 };
 
-export const DECISION_FACTS: Record<DecisionSurface, Record<string, 'flags' | 'string' | 'boolean' | 'number'>> = {
+type FactKind = 'flags' | 'string' | 'boolean' | 'number';
+
+/**
+ * The facts each decision surface offers its rules: the one list. The loader refuses a rule naming another fact,
+ * and `DecisionFacts<surface>` makes the checks hand the engine exactly these (a missing or extra fact is a type
+ * error), so the list, the rules and the code cannot drift apart.
+ */
+export const DECISION_FACTS = {
   content: { severity: 'string', injection_detected: 'boolean', flags: 'flags', categories: 'string', score: 'number' },
   action: {
     intent: 'string',
@@ -184,6 +194,14 @@ export const DECISION_FACTS: Record<DecisionSurface, Record<string, 'flags' | 's
     deep_risk_level: 'string',
     flags: 'flags',
   },
+  url_verdict: {
+    destination_malicious: 'boolean',
+    destination_category: 'string',
+    destination_risk_level: 'string',
+    destination_score: 'number',
+    known_good: 'boolean',
+    flags: 'flags',
+  },
   tool_call: {
     tool_policy_decision: 'string',
     tool_policy_reason: 'string',
@@ -192,6 +210,19 @@ export const DECISION_FACTS: Record<DecisionSurface, Record<string, 'flags' | 's
     high_impact_tool: 'boolean',
     flags: 'flags',
   },
+} as const satisfies Record<DecisionSurface, Record<string, FactKind>>;
+
+type FactValue<K> = K extends 'flags'
+  ? readonly string[]
+  : K extends 'number'
+    ? number
+    : K extends 'boolean'
+      ? boolean
+      : string | readonly string[];
+
+/** The fact set a surface's checks hand its decision engine. */
+export type DecisionFacts<S extends DecisionSurface> = {
+  [F in keyof (typeof DECISION_FACTS)[S]]: FactValue<(typeof DECISION_FACTS)[S][F]>;
 };
 
 /** The facts web-access rules may read (POST /web-access/evaluate). */
@@ -223,6 +254,7 @@ const DECISION_FILES: Record<DecisionSurface, string> = {
   content: 'decisions/content.json',
   action: 'decisions/action.json',
   tool_call: 'decisions/tool-call.json',
+  url_verdict: 'decisions/url-verdict.json',
 };
 
 const ajv = new Ajv({ allErrors: true, strict: true, allowUnionTypes: true });
@@ -238,6 +270,7 @@ const validators: Record<string, ValidateFunction> = {
   categories: ajv.compile(categoriesSchema),
   adjustments: ajv.compile(adjustmentsSchema),
   plans: ajv.compile(plansSchema),
+  scanHistory: ajv.compile(scanHistorySchema),
   webAccess: ajv.compile(webAccessRulesSchema),
   escalation: ajv.compile(escalationRulesSchema),
 };
@@ -245,7 +278,10 @@ const validators: Record<string, ValidateFunction> = {
 function readJson(dir: string, file: string, problems: RulesProblem[]): unknown {
   const full = path.join(dir, file);
   try {
-    return JSON.parse(readFileSync(full, 'utf8'));
+    const data = JSON.parse(readFileSync(full, 'utf8'));
+    // `$schema` (rules/schema/*.json) is for editors: dropped before validation, so it never reaches the hash.
+    if (data && typeof data === 'object' && !Array.isArray(data)) delete data.$schema;
+    return data;
   } catch (err) {
     problems.push({ file: full, pointer: '', message: (err as Error).message });
     return undefined;
@@ -492,6 +528,7 @@ export function loadRuleset(dir: string, catalog: PluginCatalog): Ruleset {
 
   const detectors = detectorConfigs(dir, catalog, problems);
   const injection = loadInjectionRules(dir, problems);
+  const [scanHistory] = lastLayer<{ flagged_risk_levels: string[] }>('scanHistory', dir, 'scan-history.json', problems);
   const [plans] = lastLayer<Plans>('plans', dir, 'plans.json', problems);
   if (plans && !plans.plans[plans.default_plan]) {
     problems.push({
@@ -511,6 +548,7 @@ export function loadRuleset(dir: string, catalog: PluginCatalog): Ruleset {
     !categories ||
     !adjustments ||
     !plans ||
+    !scanHistory ||
     !injection
   ) {
     throw new RulesError(problems);
@@ -527,11 +565,12 @@ export function loadRuleset(dir: string, catalog: PluginCatalog): Ruleset {
     composites: composites.composites,
     categories: categories.categories,
     adjustments: adjustments.rules,
-    plans,
+    scanHistory: { flagged_risk_levels: scanHistory.flagged_risk_levels },
     detectors,
     injection,
   };
-  return { ...body, hash: sha256Hex(canonicalJson(body)) };
+  // plans.json is kept out of the hash: a quota is not a verdict rule.
+  return { ...body, plans, hash: sha256Hex(canonicalJson(body)) };
 }
 
 function checkRuleFacts(

@@ -285,6 +285,23 @@ export const plansSchema = {
   },
 } as const;
 
+/** rules/scan-history.json: which earlier scans count as flagged when detectors ask the scan history. */
+export const scanHistorySchema = {
+  $id: 'scan-history',
+  type: 'object',
+  required: ['flagged_risk_levels'],
+  additionalProperties: false,
+  properties: {
+    $comment: { type: 'string' },
+    flagged_risk_levels: {
+      type: 'array',
+      minItems: 1,
+      uniqueItems: true,
+      items: { enum: ['low', 'medium', 'high', 'critical'] },
+    },
+  },
+} as const;
+
 /**
  * rules/decisions/web-access.json: the web-access evaluate rules. A person is warned, not asked for approval, so
  * the verdicts are allow | warn | block, and each rule carries the coaching message shown to that person

@@ -1,11 +1,10 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { inject, injectable } from 'tsyringe';
 import { Knex } from '../db/knex-token.ts';
+import { Ruleset } from '../rules/ruleset.ts';
 import type { ScanHistory, ScanHistoryMatch } from './evidence.ts';
 
 export type FingerprintKind = 'cert_sha256' | 'favicon_hash' | 'ip';
-
-const FLAGGED = ['high', 'critical'];
 
 /**
  * Whose history the detectors of the current scan may read. Detectors get the history as a plugin dependency,
@@ -25,7 +24,15 @@ export function withScanHistoryOf<T>(workspaceId: string | null, fn: () => Promi
  */
 @injectable()
 export class PostgresScanHistory implements ScanHistory {
-  constructor(@inject(Knex) private readonly knex: Knex) {}
+  /** Risk levels that make an earlier scan count as flagged (rules/scan-history.json). */
+  private readonly flagged: readonly string[];
+
+  constructor(
+    @inject(Knex) private readonly knex: Knex,
+    @inject(Ruleset) ruleset: Pick<Ruleset, 'scanHistory'>,
+  ) {
+    this.flagged = ruleset.scanHistory.flagged_risk_levels;
+  }
 
   async flaggedWithFingerprint(kind: FingerprintKind, value: string, excludeHost: string): Promise<ScanHistoryMatch[]> {
     return this.query((q) => q.where({ kind, value }), excludeHost);
@@ -60,7 +67,7 @@ export class PostgresScanHistory implements ScanHistory {
   private async query(filter: (q: ReturnType<Knex>) => unknown, excludeHost: string): Promise<ScanHistoryMatch[]> {
     const workspaceId = scope.getStore()?.workspaceId ?? null;
     const q = this.knex('fingerprints_seen')
-      .whereIn('risk_level', FLAGGED)
+      .whereIn('risk_level', [...this.flagged])
       .whereNot('host', excludeHost)
       .distinctOn('host')
       .orderBy([{ column: 'host' }, { column: 'seen_at', order: 'desc' }])

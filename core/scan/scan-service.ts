@@ -4,12 +4,13 @@ import { AppConfig } from '../config.ts';
 import { Knex } from '../db/knex-token.ts';
 import { EventBus } from '../events/event-bus.ts';
 import { checkAddress } from '../net/address-policy.ts';
+import { PluginCatalog } from '../pipeline/plugin-catalog.ts';
 import { DetectorSet } from '../pipeline/run-detectors.ts';
 import { ReputationService } from '../reputation/reputation-service.ts';
 import { canonicalJson, Ruleset, sha256Hex } from '../rules/ruleset.ts';
 import type { RiskLevel } from '../scoring/risk-level.ts';
 import { type ScoreBreakdown, Scorer } from '../scoring/score-breakdown.ts';
-import { brandOwning } from '../url/brand-matching/ownership.ts';
+import { brandOwning } from '../url/brand-ownership.ts';
 import { BrandCatalog } from '../url/catalogs.ts';
 import type { Target } from '../url/target.ts';
 import {
@@ -85,8 +86,6 @@ export interface ScanResult {
   evidence: EvidenceCoverage;
 }
 
-const CAMPAIGN_PREFIX = 'campaign:';
-
 @injectable()
 export class ScanService {
   private readonly scorer: Scorer;
@@ -101,6 +100,7 @@ export class ScanService {
     @inject(ReputationService) private readonly reputation: ReputationService,
     @inject(AppConfig) private readonly config: AppConfig,
     @inject(EventBus) private readonly events: EventBus,
+    @inject(PluginCatalog) private readonly catalog: PluginCatalog,
   ) {
     this.scorer = new Scorer(ruleset);
   }
@@ -170,14 +170,13 @@ export class ScanService {
     const detection = await withScanHistoryOf(caller.workspaceId, () =>
       detectScan(this.detectors, this.ruleset.composites, evidence),
     );
-    const campaignRun = detection.runs.find((r) => r.pluginId === 'campaign');
-    const campaignFlags = uniqueSorted(
-      detection.findings.map((f) => f.flag).filter((f) => f.startsWith(CAMPAIGN_PREFIX)),
-    );
+    // Findings of the plugins gated by the campaign-tagging feature flag join the scan only when it is on.
+    const gated = this.catalog.gatedBy('campaign_tagging');
+    const isGated = (flag: string) => gated.has(this.catalog.ownerOf(flag) ?? '');
+    const campaignRun = detection.runs.find((r) => r.provides?.featureFlag === 'campaign_tagging');
+    const campaignFlags = uniqueSorted(detection.findings.map((f) => f.flag).filter(isGated));
     const merged = caller.campaignTaggingEnabled;
-    const findings = merged
-      ? detection.findings
-      : detection.findings.filter((f) => !f.flag.startsWith(CAMPAIGN_PREFIX));
+    const findings = merged ? detection.findings : detection.findings.filter((f) => !isGated(f.flag));
     const flags = uniqueSorted(findings.map((f) => f.flag));
 
     const reputation = await this.reputation.lookup(target, 800);
@@ -306,14 +305,16 @@ export class ScanService {
         if (path.includes('.') || isResultRoot(path)) mergeAtPath(tree, path, value);
       }
     }
-    // oauth_scope.{flags,score}: the detector reports what it saw; weights are scoring's business, not the plugin's.
-    if (tree.oauth_scope) {
-      const oauthFlags = flags.filter((f) => f.startsWith('oauth:'));
-      mergeAtPath(tree, 'oauth_scope.flags', oauthFlags);
+    // <path>.{flags,score} (e.g. oauth_scope): the detector reports what it saw; weights are scoring's business.
+    for (const run of runs) {
+      const root = run.provides?.scoredResult;
+      if (!root || !tree[root]) continue;
+      const own = flags.filter((f) => this.catalog.ownerOf(f) === run.pluginId);
+      mergeAtPath(tree, `${root}.flags`, own);
       mergeAtPath(
         tree,
-        'oauth_scope.score',
-        oauthFlags.reduce((sum, f) => sum + this.scorer.weightOf(f), 0),
+        `${root}.score`,
+        own.reduce((sum, f) => sum + this.scorer.weightOf(f), 0),
       );
     }
     const b = evidence.browser;

@@ -1,6 +1,6 @@
 import { Engine, type RuleProperties } from 'json-rules-engine';
+import { FactMemo } from '../decisions/fact-memo.ts';
 import type { AdjustmentRule, CategoryRule, Ruleset } from '../rules/ruleset.ts';
-import { canonicalJson } from '../rules/ruleset.ts';
 import { type RiskLevel, riskLevelOf } from './risk-level.ts';
 
 /** `score_breakdown` as the spec defines it. */
@@ -85,7 +85,7 @@ export function reconciles(b: Omit<ScoreBreakdown, 'reconciles'>): boolean {
  */
 export class Scorer {
   private readonly engine: Engine;
-  private readonly memo = new Map<string, Promise<string[]>>();
+  private readonly memo = new FactMemo<string[]>();
 
   constructor(private readonly ruleset: Pick<Ruleset, 'weights' | 'categories' | 'adjustments' | 'riskLevels'>) {
     this.engine = new Engine(ruleset.adjustments as unknown as RuleProperties[], { allowUndefinedFacts: true });
@@ -147,13 +147,9 @@ export class Scorer {
 
   /** The adjustment rules whose conditions hold, in file order. Memoised on the canonical fact set. */
   private async matchedAdjustments(facts: Record<string, unknown>): Promise<AdjustmentRule[]> {
-    const key = canonicalJson(facts);
-    let names = this.memo.get(key);
-    if (!names) {
-      names = this.engine.run({ ...facts }).then(({ results }) => results.map((r) => String(r.name)));
-      if (this.memo.size > 10_000) this.memo.delete(this.memo.keys().next().value as string);
-      this.memo.set(key, names);
-    }
+    const names = this.memo.get(facts, () =>
+      this.engine.run({ ...facts }).then(({ results }) => results.map((r) => String(r.name))),
+    );
     const hit = new Set(await names);
     return this.ruleset.adjustments.filter((r) => hit.has(r.name));
   }

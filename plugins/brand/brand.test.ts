@@ -1,15 +1,15 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { ScanEvidence } from '../../core/scan/evidence.ts';
-import { pageCues } from '../../core/scan/page-cues.ts';
-import { brandTokensIn, lookalikeBrandTokensIn } from '../../core/url/brand-matching/brand-tokens.ts';
-import { editReadsAsToken, singleEditBetween, skeleton } from '../../core/url/brand-matching/confusables.ts';
-import { findImpersonation } from '../../core/url/brand-matching/impersonation.ts';
-import { lureWordsIn, wordRuns } from '../../core/url/brand-matching/lexicon.ts';
-import { brandOwning } from '../../core/url/brand-matching/ownership.ts';
+import { brandOwning } from '../../core/url/brand-ownership.ts';
 import { parseTarget } from '../../core/url/target.ts';
 import { shippedCatalogs } from '../../test/support/catalogs.ts';
 import { openScanRig, type ScanRig } from '../../test/support/scan-fixture-rig.ts';
+import { brandTokensIn, lookalikeBrandTokensIn } from '../_shared/brand-matching/brand-tokens.ts';
+import { editReadsAsToken, singleEditBetween, skeleton } from '../_shared/brand-matching/confusables.ts';
+import { findImpersonation } from '../_shared/brand-matching/impersonation.ts';
+import { lureWordsIn, wordRuns } from '../_shared/brand-matching/lexicon.ts';
+import { pageCues } from '../_shared/page-cues.ts';
 import brand, { CT_SIBLING_PREFIX } from './index.ts';
 import { pageImpersonation } from './page-impersonation.ts';
 

@@ -1,11 +1,9 @@
 // Names that share the host's certificates (CT entries and the served certificate's SANs) and imitate a trusted
 // brand. Kits often put every look-alike domain of a campaign on one certificate, so a harmless-looking host can
 // give itself away through its siblings.
-import type { ScanEvidence } from '../../core/scan/evidence.ts';
-import { findImpersonation, type ImpersonationHit } from '../../core/url/brand-matching/impersonation.ts';
-import { brandOwning } from '../../core/url/brand-matching/ownership.ts';
-import type { BrandCatalog } from '../../core/url/catalogs.ts';
-import { parseTarget, type Target } from '../../core/url/target.ts';
+import type { BrandCatalog, ScanEvidence } from '../../core/plugin-api.ts';
+import { brandOwning, parseTarget, type Target } from '../../core/plugin-api.ts';
+import { findImpersonation, type ImpersonationHit } from '../_shared/brand-matching/impersonation.ts';
 
 export interface SiblingImpersonation {
   sibling: string;

@@ -4,10 +4,7 @@
 // sign-in page names the service its domain names ("Sign in to Quillmere" on quillmere.com, "WSJ" on wsj.com);
 // a copied sign-in page names the service it was copied from. Catalogued brands are page impersonation's job
 // (page-impersonation.ts); this reads the long tail of services no list holds.
-import type { ScanEvidence } from '../../core/scan/evidence.ts';
-import { brandOwning } from '../../core/url/brand-matching/ownership.ts';
-import type { BrandCatalog } from '../../core/url/catalogs.ts';
-import { parseTarget, type Target } from '../../core/url/target.ts';
+import { type BrandCatalog, brandOwning, parseTarget, type ScanEvidence, type Target } from '../../core/plugin-api.ts';
 import { clonedPage } from '../content/cloned-page.ts';
 import { credentialFunnel } from '../content/credential-fields.ts';
 import type { FormField, HtmlDocument } from '../content/html-document.ts';

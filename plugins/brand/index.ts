@@ -1,7 +1,6 @@
-import { type DetectorOutput, defineDetector, type Finding } from '../../core/detector.ts';
-import type { ScanEvidence } from '../../core/scan/evidence.ts';
-import { findImpersonation, type ImpersonationHit } from '../../core/url/brand-matching/impersonation.ts';
-import { BrandCatalog } from '../../core/url/catalogs.ts';
+import type { ScanEvidence } from '../../core/plugin-api.ts';
+import { BrandCatalog, type DetectorOutput, defineDetector, type Finding } from '../../core/plugin-api.ts';
+import { findImpersonation, type ImpersonationHit } from '../_shared/brand-matching/impersonation.ts';
 import { ctSiblingImpersonation, type SiblingImpersonation } from './ct-siblings.ts';
 import { type ForeignIdentity, foreignPageIdentity } from './foreign-identity.ts';
 import { type PageImpersonation, pageImpersonation } from './page-impersonation.ts';

@@ -6,11 +6,8 @@
 //
 // Brands come from rules/brands.json (their display names and owned domains) plus page-identities.json (the other
 // names a brand's pages use — "iCloud", "Office 365" — and commonly imitated brands that need no URL matching).
-import type { BrandEntry } from '../../core/rules/ruleset.ts';
-import type { ScanEvidence } from '../../core/scan/evidence.ts';
-import { brandOwning } from '../../core/url/brand-matching/ownership.ts';
-import type { BrandCatalog } from '../../core/url/catalogs.ts';
-import type { Target } from '../../core/url/target.ts';
+import type { BrandCatalog, BrandEntry, ScanEvidence, Target } from '../../core/plugin-api.ts';
+import { brandOwning } from '../../core/plugin-api.ts';
 import { credentialFunnel } from '../content/credential-fields.ts';
 import type { HtmlDocument } from '../content/html-document.ts';
 import { pageViewOf } from '../content/page-view.ts';

@@ -1,6 +1,6 @@
 // Earlier flagged hosts that share this host's infrastructure, from our own scan history.
-import type { ScanEvidence, ScanHistory, ScanHistoryMatch } from '../../core/scan/evidence.ts';
-import type { Fingerprint } from '../../core/scan/fingerprints.ts';
+import type { ScanEvidence, ScanHistory, ScanHistoryMatch } from '../../core/plugin-api.ts';
+import type { Fingerprint } from '../_shared/fingerprints.ts';
 import type { CampaignConfig } from './config.ts';
 
 const DAY_MS = 86_400_000;

@@ -1,7 +1,5 @@
-import { defineDetector, type Finding } from '../../core/detector.ts';
-import { ScanHistory } from '../../core/scan/evidence.ts';
-import { clusterableFingerprints } from '../../core/scan/fingerprints.ts';
-import { BrandCatalog, HostingCatalog } from '../../core/url/catalogs.ts';
+import { BrandCatalog, defineDetector, type Finding, HostingCatalog, ScanHistory } from '../../core/plugin-api.ts';
+import { clusterableFingerprints } from '../_shared/fingerprints.ts';
 import { type Cluster, clusterOf } from './cluster.ts';
 import { CAMPAIGN_CONFIG_SCHEMA, type CampaignConfig, DEFAULT_CAMPAIGN_CONFIG } from './config.ts';
 

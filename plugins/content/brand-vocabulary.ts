@@ -1,7 +1,7 @@
 // Brands whose look is cloned by streaming and marketplace kits. The catalog in rules/brands.json holds the
 // brands every detector protects; these lists are wider on purpose (they only name what a page claims to be,
 // never raise a flag alone), and each name carries the domains where it is the genuine brand.
-import type { Target } from '../../core/url/target.ts';
+import type { Target } from '../../core/plugin-api.ts';
 
 export interface VocabularyBrand {
   id: string;

@@ -2,7 +2,7 @@
 // the markup (the `<!-- saved from url=… -->` mark, a `Name_files/` asset folder, the HTTrack banner), and a page
 // whose canonical URL, `og:url` or `<base>` names another site. Kits are made this way; a site serving its own
 // sign-in page has no reason to carry another site's address as its own.
-import { parseTarget, type Target } from '../../core/url/target.ts';
+import { parseTarget, type Target } from '../../core/plugin-api.ts';
 import type { PageView } from './page-view.ts';
 
 export interface ClonedPage {

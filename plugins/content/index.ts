@@ -1,6 +1,4 @@
-import { defineDetector, type Finding } from '../../core/detector.ts';
-import { brandOwning } from '../../core/url/brand-matching/ownership.ts';
-import { BrandCatalog, HostingCatalog } from '../../core/url/catalogs.ts';
+import { BrandCatalog, brandOwning, defineDetector, type Finding, HostingCatalog } from '../../core/plugin-api.ts';
 import { credentialFunnel, hasTextEntry } from './credential-fields.ts';
 import { assessGate, isHoldingPage } from './evasion-gate.ts';
 import { KIT_FLAGS, kitSignals } from './kit-signals.ts';

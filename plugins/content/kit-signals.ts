@@ -1,7 +1,7 @@
 // The phishing-kit signals a page carries by itself, with no help from registration, certificate or history
 // evidence: what it asks for, where that goes, whether its markup was hidden, and the generic lures (account
 // threats, investment promises, ClickFix and fake updates) in many languages.
-import type { Finding } from '../../core/detector.ts';
+import type { Finding } from '../../core/plugin-api.ts';
 import { clonedPage } from './cloned-page.ts';
 import type { CredentialFunnel } from './credential-fields.ts';
 import { type CredentialSink, credentialSinks } from './credential-sinks.ts';

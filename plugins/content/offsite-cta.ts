@@ -1,10 +1,10 @@
 // A tenant of a shared platform borrows the platform's reputation and certificate, then sends the visitor to the
 // kit's own domain for the credentials. The action link leaving the tenant is the tell; an ordinary site linking
 // elsewhere is not (a company's own domain may well sign in on another of its domains).
-import { lureWordsIn, wordRuns } from '../../core/url/brand-matching/lexicon.ts';
-import { brandOwning } from '../../core/url/brand-matching/ownership.ts';
-import type { BrandCatalog, HostingCatalog } from '../../core/url/catalogs.ts';
-import { parseTarget, type Target } from '../../core/url/target.ts';
+
+import type { BrandCatalog, HostingCatalog } from '../../core/plugin-api.ts';
+import { brandOwning, parseTarget, type Target } from '../../core/plugin-api.ts';
+import { lureWordsIn, wordRuns } from '../_shared/brand-matching/lexicon.ts';
 import type { CredentialFunnel } from './credential-fields.ts';
 import type { HtmlDocument } from './html-document.ts';
 

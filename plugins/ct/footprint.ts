@@ -1,5 +1,4 @@
-import type { Finding } from '../../core/detector.ts';
-import type { CtEntry } from '../../core/sources/ct-client.ts';
+import type { CtEntry, Finding } from '../../core/plugin-api.ts';
 import type { CtConfig } from './config.ts';
 
 export interface CtSummary {

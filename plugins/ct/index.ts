@@ -1,6 +1,5 @@
-import { type DetectionContext, defineDetector, type Finding } from '../../core/detector.ts';
-import { CtClient, type CtEntry } from '../../core/sources/ct-client.ts';
-import type { Lookup } from '../../core/sources/lookup.ts';
+import type { Lookup } from '../../core/plugin-api.ts';
+import { CtClient, type CtEntry, type DetectionContext, defineDetector, type Finding } from '../../core/plugin-api.ts';
 import { CT_CONFIG_SCHEMA, type CtConfig, DEFAULT_CT_CONFIG } from './config.ts';
 import {
   type CtSummary,

@@ -1,7 +1,5 @@
-import { defineDetector, type Finding } from '../../core/detector.ts';
-import { brandTokensIn, lookalikeBrandTokensIn } from '../../core/url/brand-matching/brand-tokens.ts';
-import { BrandCatalog } from '../../core/url/catalogs.ts';
-import { attachmentRisk } from './attachments.ts';
+import { attachmentRisk, BrandCatalog, defineDetector, type Finding } from '../../core/plugin-api.ts';
+import { brandTokensIn, lookalikeBrandTokensIn } from '../_shared/brand-matching/brand-tokens.ts';
 
 const FAILING = new Set(['fail', 'softfail', 'permerror']);
 

@@ -1,6 +1,11 @@
-import { type DetectionContext, defineDetector, type Finding } from '../../core/detector.ts';
-import { type HistoryCapture, HistoryClient } from '../../core/sources/history-client.ts';
-import type { Lookup } from '../../core/sources/lookup.ts';
+import type { Lookup } from '../../core/plugin-api.ts';
+import {
+  type DetectionContext,
+  defineDetector,
+  type Finding,
+  type HistoryCapture,
+  HistoryClient,
+} from '../../core/plugin-api.ts';
 import { DEFAULT_HISTORY_CONFIG, HISTORY_CONFIG_SCHEMA, type HistoryConfig } from './config.ts';
 import {
   type DomainHistory,

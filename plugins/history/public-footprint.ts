@@ -1,5 +1,4 @@
-import type { Finding } from '../../core/detector.ts';
-import type { HistoryCapture } from '../../core/sources/history-client.ts';
+import type { Finding, HistoryCapture } from '../../core/plugin-api.ts';
 import type { HistoryConfig } from './config.ts';
 
 export interface DomainHistory {

@@ -1,6 +1,6 @@
 // Plain-language lines for `infrastructure.data.enrichment_evidence`: what a reviewer reads instead of flags.
 
-import type { HostingSurface } from '../../core/url/hosting-surface.ts';
+import type { HostingSurface } from '../_shared/hosting-surface.ts';
 import type { HostingClassification } from './hosting-intel.ts';
 import type { BrandLure, LureSignals } from './lure-signals.ts';
 import type { ReusedFingerprintMatch } from './reused-fingerprint.ts';

@@ -1,6 +1,6 @@
 // Who hosts the target, as host intelligence (the vendor's org, ISP and ASN for the resolved address) tells it,
 // and whether that network is on the abuse-associated list.
-import type { HostIntelResult } from '../../core/sources/host-intel-client.ts';
+import type { HostIntelResult } from '../../core/plugin-api.ts';
 import type { AbuseMarker } from './config.ts';
 
 export interface HostingClassification {

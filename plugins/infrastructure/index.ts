@@ -1,6 +1,4 @@
-import { defineDetector } from '../../core/detector.ts';
-import { ScanHistory } from '../../core/scan/evidence.ts';
-import { BrandCatalog, HostingCatalog } from '../../core/url/catalogs.ts';
+import { BrandCatalog, defineDetector, HostingCatalog, ScanHistory } from '../../core/plugin-api.ts';
 import { DEFAULT_INFRASTRUCTURE_CONFIG, INFRASTRUCTURE_CONFIG_SCHEMA, type InfrastructureConfig } from './config.ts';
 import { nameSurface } from './name-surface.ts';
 import { detectScan, type ScanDeps } from './scan.ts';

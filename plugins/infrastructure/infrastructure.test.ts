@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { isPlatformWildcard } from '../../core/scan/fingerprints.ts';
-import { hasPasswordField, textOf, titleOf } from '../../core/scan/page-cues.ts';
-import { classifyHosting, freeHostingTenant } from '../../core/url/hosting-surface.ts';
 import { parseTarget } from '../../core/url/target.ts';
 import { shippedCatalogs } from '../../test/support/catalogs.ts';
 import { fired, openScanRig, type ScanRig, scanCases } from '../../test/support/scan-fixture-rig.ts';
+import { isPlatformWildcard } from '../_shared/fingerprints.ts';
+import { classifyHosting, freeHostingTenant } from '../_shared/hosting-surface.ts';
+import { hasPasswordField, textOf, titleOf } from '../_shared/page-cues.ts';
 import { DEFAULT_INFRASTRUCTURE_CONFIG } from './config.ts';
 import { classifyHostingIntel } from './hosting-intel.ts';
 import infrastructure from './index.ts';

@@ -1,13 +1,12 @@
 // Lure signals around a free-hosting tenant: what turns "someone's free site" into "someone's credential trap".
 
-import { brandTokensIn } from '../../core/url/brand-matching/brand-tokens.ts';
-import { findImpersonation } from '../../core/url/brand-matching/impersonation.ts';
-import { lureWordsIn, normalizePageText } from '../../core/url/brand-matching/lexicon.ts';
-import { brandOwning, isBrandAccountTenant } from '../../core/url/brand-matching/ownership.ts';
-import type { BrandCatalog, FreeHostingMatch } from '../../core/url/catalogs.ts';
-import { readAuthorizeFlow } from '../../core/url/oauth/authorize-flow.ts';
-import { type UrlParam, urlParams } from '../../core/url/oauth/params.ts';
-import { parseTarget, type Target } from '../../core/url/target.ts';
+import type { BrandCatalog, FreeHostingMatch } from '../../core/plugin-api.ts';
+import { brandOwning, isBrandAccountTenant, parseTarget, type Target } from '../../core/plugin-api.ts';
+import { brandTokensIn } from '../_shared/brand-matching/brand-tokens.ts';
+import { findImpersonation } from '../_shared/brand-matching/impersonation.ts';
+import { lureWordsIn, normalizePageText } from '../_shared/brand-matching/lexicon.ts';
+import { readAuthorizeFlow } from '../_shared/oauth/authorize-flow.ts';
+import { type UrlParam, urlParams } from '../_shared/oauth/params.ts';
 
 /** Only this much of the path is read: lure words sit near the start, and the input is attacker-sized. */
 const MAX_PATH_CHARS = 2048;

@@ -1,9 +1,7 @@
 // What the destination's name (and, on scans, its page) says about where it is hosted: the findings every
 // surface shares. The agent fast path calls this alone; the scan adds host intelligence and history on top.
-import type { Finding } from '../../core/detector.ts';
-import type { BrandCatalog, HostingCatalog } from '../../core/url/catalogs.ts';
-import { classifyHosting, type HostingSurface } from '../../core/url/hosting-surface.ts';
-import type { Target } from '../../core/url/target.ts';
+import type { BrandCatalog, Finding, HostingCatalog, Target } from '../../core/plugin-api.ts';
+import { classifyHosting, type HostingSurface } from '../_shared/hosting-surface.ts';
 import { brandLureLines, freeHostingLine, ipLiteralLine, lureLines } from './evidence.ts';
 import { type BrandLure, brandLures, hasLure, type LureSignals, lureSignals } from './lure-signals.ts';
 

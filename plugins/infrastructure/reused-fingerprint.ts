@@ -1,7 +1,7 @@
 // A certificate or favicon this host shares with hosts we flagged before. Our own history only: a third-party
 // feed would need its own provenance, and the host under test is excluded by the history itself.
-import type { ScanHistory } from '../../core/scan/evidence.ts';
-import type { Fingerprint } from '../../core/scan/fingerprints.ts';
+import type { ScanHistory } from '../../core/plugin-api.ts';
+import type { Fingerprint } from '../_shared/fingerprints.ts';
 
 export interface ReusedFingerprintMatch {
   fingerprint_type: 'cert_sha256' | 'favicon_hash';

@@ -1,10 +1,15 @@
 // The scan surface: the name-based findings, fed the fetched page, plus host intelligence (provider, ASN, abuse
 // markers) and our own history (reused certificate or favicon). Data comes back as detailed_results paths.
-import type { DetectorOutput, Finding } from '../../core/detector.ts';
-import type { ScanEvidence, ScanHistory } from '../../core/scan/evidence.ts';
-import { clusterableFingerprints } from '../../core/scan/fingerprints.ts';
-import { pageCues } from '../../core/scan/page-cues.ts';
-import type { BrandCatalog, HostingCatalog } from '../../core/url/catalogs.ts';
+import type {
+  BrandCatalog,
+  DetectorOutput,
+  Finding,
+  HostingCatalog,
+  ScanEvidence,
+  ScanHistory,
+} from '../../core/plugin-api.ts';
+import { clusterableFingerprints } from '../_shared/fingerprints.ts';
+import { pageCues } from '../_shared/page-cues.ts';
 import type { InfrastructureConfig } from './config.ts';
 import { hostingLines, reusedFingerprintLine } from './evidence.ts';
 import { classifyHostingIntel, type HostingClassification } from './hosting-intel.ts';

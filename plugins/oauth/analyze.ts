@@ -1,10 +1,9 @@
 // Puts the OAuth signals together into the `detailed_results.oauth_scope.data` shape of the scanner spec.
 
-import { brandOwning } from '../../core/url/brand-matching/ownership.ts';
-import type { BrandCatalog } from '../../core/url/catalogs.ts';
-import { type AuthorizeFlow, readAuthorizeFlow } from '../../core/url/oauth/authorize-flow.ts';
-import { parseQuery } from '../../core/url/oauth/params.ts';
-import type { Target } from '../../core/url/target.ts';
+import type { BrandCatalog, Target } from '../../core/plugin-api.ts';
+import { brandOwning } from '../../core/plugin-api.ts';
+import { type AuthorizeFlow, readAuthorizeFlow } from '../_shared/oauth/authorize-flow.ts';
+import { parseQuery } from '../_shared/oauth/params.ts';
 import { type DecodedTarget, findEncodedAuthorizeTargets } from './encoded-payload.ts';
 import { handoffTermsIn } from './handoff.ts';
 import { authorizeFlowAnomalies, type FlowAnomaly } from './malformed-flow.ts';

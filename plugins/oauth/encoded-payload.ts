@@ -1,6 +1,6 @@
 // Authorize targets hidden inside encoded parameter values (hex, base64, URL-safe base64, extra percent layers),
 // the way phishing kits smuggle a real provider authorize URL or a consent request past URL filters.
-import { parseQuery, type UrlParam } from '../../core/url/oauth/params.ts';
+import { parseQuery, type UrlParam } from '../_shared/oauth/params.ts';
 
 export type PayloadEncoding = 'percent' | 'hex' | 'base64' | 'base64url';
 

@@ -1,6 +1,6 @@
 // Fake consent and login handoffs in page text: wording that asks the reader to sign in with, or grant access to,
 // an account of another service, on a page that is not that service and requests no explicit scopes.
-import { normalizePageText } from '../../core/url/brand-matching/lexicon.ts';
+import { normalizePageText } from '../_shared/brand-matching/lexicon.ts';
 
 /**
  * Phrases that hand the reader's account to the page. Each is a fixed string or a regex with bounded repeats

@@ -1,8 +1,12 @@
-import { defineDetector, type Finding } from '../../core/detector.ts';
-import type { ScanEvidence } from '../../core/scan/evidence.ts';
-import { htmlToText } from '../../core/text/html-text.ts';
-import { BrandCatalog } from '../../core/url/catalogs.ts';
-import { parseTarget, type Target } from '../../core/url/target.ts';
+import type { ScanEvidence } from '../../core/plugin-api.ts';
+import {
+  BrandCatalog,
+  defineDetector,
+  type Finding,
+  htmlToText,
+  parseTarget,
+  type Target,
+} from '../../core/plugin-api.ts';
 import { analyzeOAuth, hasOAuthEvidence, type OAuthAnalysis } from './analyze.ts';
 
 /** The page the scan ended on (browser first, then the plain fetch), when it parses as an http(s) URL. */

@@ -1,6 +1,6 @@
 // Authorization requests that no well-behaved client sends: broken callbacks and response types delivered in a
 // way the OAuth 2.0 Multiple Response Type Encoding Practices forbid or that leaks the credential.
-import type { AuthorizeFlow } from '../../core/url/oauth/authorize-flow.ts';
+import type { AuthorizeFlow } from '../_shared/oauth/authorize-flow.ts';
 
 export type FlowAnomaly =
   | 'redirect_uri_dangerous_scheme'

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { readAuthorizeFlow } from '../../core/url/oauth/authorize-flow.ts';
-import { MAX_PARAMS, parseQuery, urlParams } from '../../core/url/oauth/params.ts';
 import { parseTarget } from '../../core/url/target.ts';
 import { shippedCatalogs } from '../../test/support/catalogs.ts';
+import { readAuthorizeFlow } from '../_shared/oauth/authorize-flow.ts';
+import { MAX_PARAMS, parseQuery, urlParams } from '../_shared/oauth/params.ts';
 import { analyzeOAuth } from './analyze.ts';
 import { decodeOneLayer, findEncodedAuthorizeTargets, PAYLOAD_LIMITS } from './encoded-payload.ts';
 import { handoffTermsIn } from './handoff.ts';

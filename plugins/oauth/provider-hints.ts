@@ -1,11 +1,10 @@
 // Which identity provider an authorize flow claims to be, and whether the host can back the claim.
 
-import { brandTokensIn } from '../../core/url/brand-matching/brand-tokens.ts';
-import { findImpersonation } from '../../core/url/brand-matching/impersonation.ts';
-import { brandOwning } from '../../core/url/brand-matching/ownership.ts';
-import type { BrandCatalog } from '../../core/url/catalogs.ts';
-import type { AuthorizeFlow } from '../../core/url/oauth/authorize-flow.ts';
-import type { Target } from '../../core/url/target.ts';
+import type { BrandCatalog, Target } from '../../core/plugin-api.ts';
+import { brandOwning } from '../../core/plugin-api.ts';
+import { brandTokensIn } from '../_shared/brand-matching/brand-tokens.ts';
+import { findImpersonation } from '../_shared/brand-matching/impersonation.ts';
+import type { AuthorizeFlow } from '../_shared/oauth/authorize-flow.ts';
 
 export interface ProviderHint {
   brand: string;

@@ -1,5 +1,4 @@
-import { defineDetector } from '../../core/detector.ts';
-import { InjectionRules } from '../../core/rules/injection-rules.ts';
+import { defineDetector, InjectionRules } from '../../core/plugin-api.ts';
 import { shippedModel } from './scorer/shipped.ts';
 import { type InjectionFinding, type LearnedScreen, screenText } from './screen.ts';
 

@@ -1,5 +1,4 @@
-import type { Finding } from '../../core/detector.ts';
-import type { TlsFacts } from '../../core/sources/tls-inspector.ts';
+import type { Finding, TlsFacts } from '../../core/plugin-api.ts';
 
 /** The leaf fields the spec publishes under `detailed_results.ssl`; absent values stay absent. */
 export function certificateFields(tls: TlsFacts): Record<string, string | number> {

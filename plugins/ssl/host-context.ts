@@ -1,5 +1,4 @@
-import type { ScanEvidence } from '../../core/scan/evidence.ts';
-import type { HostService } from '../../core/sources/host-intel-client.ts';
+import type { HostService, ScanEvidence } from '../../core/plugin-api.ts';
 
 export interface HostContext {
   cert_fingerprint_sha256?: string;

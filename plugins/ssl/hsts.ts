@@ -1,5 +1,4 @@
-import type { Finding } from '../../core/detector.ts';
-import type { FetchResult } from '../../core/sources/http-fetcher.ts';
+import type { FetchResult, Finding } from '../../core/plugin-api.ts';
 
 /**
  * Judges only a page that was fetched to its end over HTTPS: a chain that broke, looped or ran out of hops did

@@ -1,4 +1,4 @@
-import { defineDetector, type Finding } from '../../core/detector.ts';
+import { defineDetector, type Finding } from '../../core/plugin-api.ts';
 import { certificateFields, recentCertificateFinding } from './certificate.ts';
 import { DEFAULT_SSL_CONFIG, SSL_CONFIG_SCHEMA, type SslConfig } from './config.ts';
 import { hostContext, hostContextLines } from './host-context.ts';

@@ -1,5 +1,4 @@
-import { stringLeaves } from '../../core/checks/json-leaves.ts';
-import { defineDetector, type Finding } from '../../core/detector.ts';
+import { defineDetector, type Finding, stringLeaves } from '../../core/plugin-api.ts';
 import { screenText } from '../prompt-injection/screen.ts';
 import { toolPoisoningCues } from './poisoning-cues.ts';
 

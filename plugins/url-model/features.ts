@@ -1,10 +1,10 @@
 // Lexical features of a URL for the learned URL scorer: what the address alone says, hashed into a fixed-size
 // sparse vector. Training (scripts/train-url.ts) and inference (index.ts) share this one function, so the model
 // always sees the features it was trained on.
-import { findImpersonation } from '../../core/url/brand-matching/impersonation.ts';
-import { lureWordsIn, wordRuns } from '../../core/url/brand-matching/lexicon.ts';
-import type { BrandCatalog, HostingCatalog } from '../../core/url/catalogs.ts';
-import type { Target } from '../../core/url/target.ts';
+
+import type { BrandCatalog, HostingCatalog, Target } from '../../core/plugin-api.ts';
+import { findImpersonation } from '../_shared/brand-matching/impersonation.ts';
+import { lureWordsIn, wordRuns } from '../_shared/brand-matching/lexicon.ts';
 
 /** Only this much of the path and query is read: lures sit near the start, and the input is attacker-sized. */
 const MAX_PATH_CHARS = 512;

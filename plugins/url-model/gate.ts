@@ -1,9 +1,9 @@
 // Which destinations the learned URL scorer judges at all. A brand's own property and a popular site's own host
 // are not look-alikes whatever their names look like (`rr5---sn-p5qlsn76.googlevideo.com`), so they never reach
 // the model, in training or in production; tenants of shared platforms always do.
-import { brandOwning } from '../../core/url/brand-matching/ownership.ts';
-import type { BrandCatalog, HostingCatalog } from '../../core/url/catalogs.ts';
-import type { Target } from '../../core/url/target.ts';
+
+import type { BrandCatalog, HostingCatalog, Target } from '../../core/plugin-api.ts';
+import { brandOwning } from '../../core/plugin-api.ts';
 
 export function isScorable(target: Target, ctx: { brands: BrandCatalog; hosting: HostingCatalog }): boolean {
   if (target.isIp) return true;

@@ -1,5 +1,4 @@
-import { defineDetector } from '../../core/detector.ts';
-import { BrandCatalog, HostingCatalog } from '../../core/url/catalogs.ts';
+import { BrandCatalog, defineDetector, HostingCatalog } from '../../core/plugin-api.ts';
 import { isScorable } from './gate.ts';
 import { scoreUrl, shippedModel } from './model.ts';
 

@@ -2,8 +2,8 @@
 // weights through a sigmoid. Linear in the URL's length, no I/O after the first load.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { ROOT_DIR } from '../../core/config.ts';
-import type { Target } from '../../core/url/target.ts';
+import type { Target } from '../../core/plugin-api.ts';
+import { ROOT_DIR } from '../../core/plugin-api.ts';
 import { hashFeatures, type UrlFeatureContext, urlFeatures } from './features.ts';
 
 export interface UrlModel {

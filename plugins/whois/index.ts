@@ -1,4 +1,4 @@
-import { defineDetector } from '../../core/detector.ts';
+import { defineDetector } from '../../core/plugin-api.ts';
 import { DEFAULT_WHOIS_CONFIG, WHOIS_CONFIG_SCHEMA, type WhoisConfig } from './config.ts';
 import { registrationFindings, summariseRegistration } from './registration-age.ts';
 

@@ -1,5 +1,4 @@
-import type { Finding } from '../../core/detector.ts';
-import type { RdapDomain } from '../../core/sources/rdap-client.ts';
+import type { Finding, RdapDomain } from '../../core/plugin-api.ts';
 import type { WhoisConfig } from './config.ts';
 
 export interface RegistrationSummary {

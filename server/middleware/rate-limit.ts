@@ -1,6 +1,6 @@
 import ipaddr from 'ipaddr.js';
 import type { Context, Middleware, Next } from 'koa';
-import type { Preflight } from '../../core/app.ts';
+import type { Preflight } from '../../app/index.ts';
 import { Knex } from '../../core/db/knex-token.ts';
 import { type RateLimitOverrides, rateLimitOverridesFromEnv } from '../../core/limits/overrides.ts';
 import { RateLimiter } from '../../core/limits/rate-limiter.ts';

@@ -1,6 +1,6 @@
 import Router from '@koa/router';
+import type { Preflight } from '../../app/index.ts';
 import { type PolicyPatch, policyPatchSchema, updatePolicy } from '../../core/agent-policy/workspace-policy.ts';
-import type { Preflight } from '../../core/app.ts';
 import { AgentChecks } from '../../core/checks/agent-checks.ts';
 import { Knex } from '../../core/db/knex-token.ts';
 import { ToolPinStore } from '../../core/tool-pins/tool-pin-store.ts';

@@ -2,9 +2,9 @@
 // sessions, the workspace's API keys, its audit events, and the rules in effect.
 import Router from '@koa/router';
 import type { Context } from 'koa';
-import type { Preflight } from '../../core/app.ts';
+import type { Preflight } from '../../app/index.ts';
 import { Knex } from '../../core/db/knex-token.ts';
-import { PluginCatalog } from '../../core/plugins/registry.ts';
+import { PluginCatalog } from '../../core/pipeline/plugin-catalog.ts';
 import { Ruleset } from '../../core/rules/ruleset.ts';
 import {
   authenticateKey,

@@ -1,5 +1,5 @@
 import Router from '@koa/router';
-import type { Preflight } from '../../core/app.ts';
+import type { Preflight } from '../../app/index.ts';
 import { AgentChecks } from '../../core/checks/agent-checks.ts';
 import { Knex } from '../../core/db/knex-token.ts';
 import { callContext, policyOf, scanWorkspaceOf } from '../call-context.ts';

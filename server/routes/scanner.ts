@@ -1,5 +1,5 @@
 import Router from '@koa/router';
-import type { Preflight } from '../../core/app.ts';
+import type { Preflight } from '../../app/index.ts';
 import { Knex } from '../../core/db/knex-token.ts';
 import { ScanService } from '../../core/scan/scan-service.ts';
 import type { Principal } from '../../core/workspaces/api-keys.ts';

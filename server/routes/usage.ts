@@ -1,5 +1,5 @@
 import Router from '@koa/router';
-import type { Preflight } from '../../core/app.ts';
+import type { Preflight } from '../../app/index.ts';
 import { Knex } from '../../core/db/knex-token.ts';
 import { Ruleset } from '../../core/rules/ruleset.ts';
 import { MAX_USAGE_DAYS, usageReport } from '../../core/usage/usage-report.ts';

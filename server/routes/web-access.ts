@@ -1,5 +1,5 @@
 import Router from '@koa/router';
-import type { Preflight } from '../../core/app.ts';
+import type { Preflight } from '../../app/index.ts';
 import { INTENTS, type Intent } from '../../core/checks/action-check.ts';
 import { Knex } from '../../core/db/knex-token.ts';
 import { parseTarget, TargetError } from '../../core/url/target.ts';

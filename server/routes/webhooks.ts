@@ -1,6 +1,6 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
-import type { Preflight } from '../../core/app.ts';
+import type { Preflight } from '../../app/index.ts';
 import { Knex } from '../../core/db/knex-token.ts';
 import { EVENT_TYPES, type EventType } from '../../core/events/event-bus.ts';
 import { DELIVERY_STATUSES, type DeliveryStatus, WebhookService } from '../../core/webhooks/webhook-service.ts';

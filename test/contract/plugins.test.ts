@@ -3,14 +3,14 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { pluginCatalog } from '../../core/app.ts';
+import { pluginCatalog } from '../../app/index.ts';
 import { ROOT_DIR } from '../../core/config.ts';
 import { createKnex } from '../../core/db/database.ts';
 import { Knex } from '../../core/db/knex-token.ts';
 import type { DetectionContext, Surface } from '../../core/detector.ts';
 import { DetectorSet } from '../../core/pipeline/run-detectors.ts';
 import { InjectionRules } from '../../core/rules/injection-rules.ts';
-import { loadRuleset } from '../../core/rules/ruleset.ts';
+import { loadRuleset, Ruleset } from '../../core/rules/ruleset.ts';
 import { detectScan } from '../../core/scan/detect-scan.ts';
 import { ScanHistory } from '../../core/scan/evidence.ts';
 import { type FingerprintKind, PostgresScanHistory } from '../../core/scan/scan-history.ts';
@@ -44,9 +44,13 @@ interface Fixtures {
   valid: (FixtureCase & { silent: string[] })[];
 }
 
+/** The spec's flag table, copied into the repo so the contract holds without the shared spec folder. */
+const SPEC_FLAGS_FILE = path.join(ROOT_DIR, 'rules', 'spec-flags.json');
 const specFlags: { flags: Record<string, { parametrised: boolean; evidence_only: boolean }> } = JSON.parse(
-  readFileSync(path.join(ROOT_DIR, '..', 'shared', 'spec', 'flags.json'), 'utf8'),
+  readFileSync(SPEC_FLAGS_FILE, 'utf8'),
 );
+/** The shared spec's own copy, when this checkout sits beside it: the in-repo copy must not drift from it. */
+const SHARED_SPEC_FLAGS = path.join(ROOT_DIR, '..', 'shared', 'spec', 'flags.json');
 
 describe('plugin contract', () => {
   const catalog = pluginCatalog();
@@ -66,6 +70,7 @@ describe('plugin contract', () => {
     await knex.migrate.latest();
     const scope = scanLab.container;
     scope.registerInstance(Knex, knex);
+    scope.registerInstance(Ruleset, ruleset);
     scope.registerInstance(BrandCatalog, new BrandCatalog(ruleset.brands));
     scope.registerInstance(HostingCatalog, new HostingCatalog(ruleset.hosting));
     scope.registerInstance(InjectionRules, ruleset.injection);
@@ -100,6 +105,11 @@ describe('plugin contract', () => {
     return findings.map((f) => f.flag);
   }
 
+  it('rules/spec-flags.json is the spec flag table (when the shared spec is beside the checkout)', (t) => {
+    if (!existsSync(SHARED_SPEC_FLAGS)) return t.skip('no ../shared/spec/flags.json beside this checkout');
+    assert.deepEqual(specFlags, JSON.parse(readFileSync(SHARED_SPEC_FLAGS, 'utf8')));
+  });
+
   it('the plugin index is sorted by id', () => {
     const ids = PLUGINS.map((p) => p.detector.meta.id);
     assert.deepEqual(ids, [...ids].sort());
@@ -132,7 +142,7 @@ describe('plugin contract', () => {
             continue;
           }
           const spec = specFlags.flags[specKey];
-          assert.ok(spec, `${flag} is not in spec/flags.json`);
+          assert.ok(spec, `${flag} is not in rules/spec-flags.json`);
           assert.equal(Boolean(flagMeta.evidenceOnly), spec.evidence_only, `${flag}: evidence-only marking`);
         }
       });

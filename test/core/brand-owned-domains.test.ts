@@ -2,10 +2,10 @@
 // a brand word on the brand's own machines or a popular site's own host is not impersonation; a look-alike is.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { findImpersonation } from '../../core/url/brand-matching/impersonation.ts';
 import { BrandCatalog } from '../../core/url/catalogs.ts';
-import { freeHostingTenant } from '../../core/url/hosting-surface.ts';
 import { parseTarget } from '../../core/url/target.ts';
+import { findImpersonation } from '../../plugins/_shared/brand-matching/impersonation.ts';
+import { freeHostingTenant } from '../../plugins/_shared/hosting-surface.ts';
 import { brandLures, lureSignals } from '../../plugins/infrastructure/lure-signals.ts';
 import { shippedCatalogs } from '../support/catalogs.ts';
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { describe, it } from 'node:test';
-import { pluginCatalog } from '../../core/app.ts';
+import { pluginCatalog } from '../../app/index.ts';
 import { ROOT_DIR } from '../../core/config.ts';
 import { DecisionEngine } from '../../core/decisions/decision-engine.ts';
 import { loadRuleset } from '../../core/rules/ruleset.ts';

@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Koa from 'koa';
-import type { Preflight } from '../../core/app.ts';
+import type { Preflight } from '../../app/index.ts';
 import type { PdfRenderer } from '../../core/reports/pdf-renderer.ts';
 import { errorHandler } from '../../server/middleware/error-handler.ts';
 import { requestId } from '../../server/middleware/request-id.ts';

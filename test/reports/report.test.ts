@@ -8,7 +8,7 @@ import { after, before, describe, it } from 'node:test';
 import { chromium } from 'playwright-core';
 import { chromiumAvailable, chromiumPath } from '../../core/browser/create-browser-capturer.ts';
 import { ROOT_DIR } from '../../core/config.ts';
-import { PluginCatalog } from '../../core/plugins/registry.ts';
+import { PluginCatalog } from '../../core/pipeline/plugin-catalog.ts';
 import { BrowserUnavailable, PdfRenderer } from '../../core/reports/pdf-renderer.ts';
 import { escapeHtml, reportHtml } from '../../core/reports/report-html.ts';
 import { ScanReports } from '../../core/reports/scan-report.ts';

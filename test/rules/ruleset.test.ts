@@ -3,8 +3,9 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'nod
 import os from 'node:os';
 import path from 'node:path';
 import { describe, it } from 'node:test';
-import { pluginCatalog } from '../../core/app.ts';
+import { pluginCatalog } from '../../app/index.ts';
 import { ROOT_DIR } from '../../core/config.ts';
+import { DecisionEngines } from '../../core/decisions/decision-engines.ts';
 import { loadRuleset, RulesError } from '../../core/rules/ruleset.ts';
 
 function copyRules(): string {
@@ -51,6 +52,58 @@ describe('rules loading and validation', () => {
     const after = loadRuleset(dir, catalog);
     assert.notEqual(after.hash, before);
     assert.equal(after.weights['agent:hidden_text'], 41);
+  });
+
+  it('keeps plans.json (quotas) out of the hash, and the scan-history thresholds in it', () => {
+    const dir = copyRules();
+    const before = loadRuleset(dir, catalog).hash;
+    edit(dir, 'plans.json', (p) => {
+      p.anonymous.rate_limit_per_minute += 1;
+    });
+    const quota = loadRuleset(dir, catalog);
+    assert.equal(quota.hash, before);
+    assert.equal(
+      quota.plans.anonymous.rate_limit_per_minute,
+      JSON.parse(readFileSync(path.join(dir, 'plans.json'), 'utf8')).anonymous.rate_limit_per_minute,
+    );
+    edit(dir, 'scan-history.json', (h) => {
+      h.flagged_risk_levels = ['critical'];
+    });
+    const tuned = loadRuleset(dir, catalog);
+    assert.notEqual(tuned.hash, before);
+    assert.deepEqual(tuned.scanHistory.flagged_risk_levels, ['critical']);
+  });
+
+  it('url_verdict.action comes from decisions/url-verdict.json (shipped: feed hit or high+ blocks, medium asks)', async () => {
+    const facts = (risk: string, malicious = false) => ({
+      destination_malicious: malicious,
+      destination_category: malicious ? 'phishing' : 'unknown',
+      destination_risk_level: risk,
+      destination_score: 0,
+      known_good: false,
+      flags: [],
+    });
+    const shipped = new DecisionEngines(loadRuleset(path.join(ROOT_DIR, 'rules'), catalog)).for('url_verdict');
+    const expected: Record<string, string> = {
+      low: 'allow',
+      medium: 'approval_required',
+      high: 'block',
+      critical: 'block',
+    };
+    for (const [risk, verdict] of Object.entries(expected)) {
+      assert.equal((await shipped.decide(facts(risk))).verdict, verdict, risk);
+      assert.equal((await shipped.decide(facts(risk, true))).verdict, 'block', `${risk}, listed`);
+    }
+    // Tuned per deployment by rule name, like every decision file.
+    const dir = copyRules();
+    mkdirSync(path.join(dir, 'local', 'decisions'), { recursive: true });
+    const local = JSON.parse(readFileSync(path.join(dir, 'decisions', 'url-verdict.json'), 'utf8'));
+    local.rules = local.rules.filter((r: any) => r.name === 'medium_risk_destination');
+    local.rules[0].event.params.verdict = 'allow';
+    writeFileSync(path.join(dir, 'local', 'decisions', 'url-verdict.json'), JSON.stringify(local));
+    const tuned = new DecisionEngines(loadRuleset(dir, catalog)).for('url_verdict');
+    assert.equal((await tuned.decide(facts('medium'))).verdict, 'allow');
+    assert.equal((await tuned.decide(facts('high'))).verdict, 'block');
   });
 
   it('names the file, the JSON pointer and the reason for a schema error', () => {

@@ -1,11 +1,13 @@
 // Issue 11 item 3: scan fingerprints are "own scan history only". A clone sharing a favicon and an address with a
 // site workspace A flagged must not pick up A's history when workspace B or an anonymous caller scans it.
+
 import assert from 'node:assert/strict';
 import { cp, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { PostgresScanHistory, withScanHistoryOf } from '../../core/scan/scan-history.ts';
 import { SHARED_SITES_DIR, writeSites } from '../lab/lab-fixtures.ts';
+import { shippedScanHistoryRules } from '../support/catalogs.ts';
 import { startTestServer, type TestServer } from '../support/test-server.ts';
 
 const ORIGINAL = 'docview-secure-login.top';
@@ -70,7 +72,7 @@ describe('scan history is scoped by workspace', () => {
   });
 
   it('the history store answers each bucket with its own rows only', async () => {
-    const history = new PostgresScanHistory(t.knex);
+    const history = new PostgresScanHistory(t.knex, shippedScanHistoryRules());
     const [a, b] = await Promise.all(
       ['workspace-a', 'workspace-b'].map(async (name) => (await t.knex('workspaces').where({ name }).first('id')).id),
     );

@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { ROOT_DIR } from '../../core/config.ts';
-import type { BrandEntry, HostingData } from '../../core/rules/ruleset.ts';
+import type { BrandEntry, HostingData, Ruleset } from '../../core/rules/ruleset.ts';
 import { BrandCatalog, HostingCatalog } from '../../core/url/catalogs.ts';
 
 export function shippedCatalogs(): { brands: BrandCatalog; hosting: HostingCatalog } {
@@ -11,4 +11,9 @@ export function shippedCatalogs(): { brands: BrandCatalog; hosting: HostingCatal
     brands: new BrandCatalog((read('brands.json') as { brands: BrandEntry[] }).brands),
     hosting: new HostingCatalog(read('hosting.json') as HostingData),
   };
+}
+
+/** The shipped rules/scan-history.json, for tests that build the scan history store by hand. */
+export function shippedScanHistoryRules(): Pick<Ruleset, 'scanHistory'> {
+  return { scanHistory: JSON.parse(readFileSync(path.join(ROOT_DIR, 'rules', 'scan-history.json'), 'utf8')) };
 }

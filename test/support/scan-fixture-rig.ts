@@ -7,7 +7,7 @@ import type { Detector, DetectorOutput } from '../../core/detector.ts';
 import type { ScanEvidence } from '../../core/scan/evidence.ts';
 import { type FingerprintKind, PostgresScanHistory } from '../../core/scan/scan-history.ts';
 import type { BrandCatalog, HostingCatalog } from '../../core/url/catalogs.ts';
-import { shippedCatalogs } from './catalogs.ts';
+import { shippedCatalogs, shippedScanHistoryRules } from './catalogs.ts';
 import { createTestDatabase } from './database.ts';
 import { startScanLab } from './scan-lab.ts';
 
@@ -46,7 +46,7 @@ export async function openScanRig(): Promise<ScanRig> {
   const db = await createTestDatabase();
   const knex = createKnex(db.url, 2);
   await knex.migrate.latest();
-  const history = new PostgresScanHistory(knex);
+  const history = new PostgresScanHistory(knex, shippedScanHistoryRules());
   const collect = (site: string, path = '/') => lab.collect(`https://${site}${path}`);
   return {
     history,

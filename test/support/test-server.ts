@@ -5,7 +5,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { createPreflight, type Preflight } from '../../core/app.ts';
+import { createPreflight, type Preflight } from '../../app/index.ts';
 import { type AppConfig, loadConfig } from '../../core/config.ts';
 import { Knex } from '../../core/db/knex-token.ts';
 import { createApiKey, type KeyRole } from '../../core/workspaces/api-keys.ts';

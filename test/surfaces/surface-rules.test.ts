@@ -4,7 +4,7 @@ import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, it } from 'node:test';
-import { pluginCatalog } from '../../core/app.ts';
+import { pluginCatalog } from '../../app/index.ts';
 import { ROOT_DIR } from '../../core/config.ts';
 import { loadRuleset, RulesError } from '../../core/rules/ruleset.ts';
 

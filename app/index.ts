@@ -1,52 +1,49 @@
 import 'reflect-metadata';
-import { type DependencyContainer, container as rootContainer } from 'tsyringe';
+import { container as rootContainer } from 'tsyringe';
+import type { AppHandle } from '../core/app-handle.ts';
+import { AuditWriter } from '../core/audit/audit-writer.ts';
+import { BrowserCapturer } from '../core/browser/browser-capture.ts';
+import { createBrowserCapturer } from '../core/browser/index.ts';
+import { ActionCheck } from '../core/checks/action-check.ts';
+import { AgentChecks } from '../core/checks/agent-checks.ts';
+import { AgentSurface } from '../core/checks/agent-surface.ts';
+import { ContentCheck } from '../core/checks/content-check.ts';
+import { DecisionSealer } from '../core/checks/seal.ts';
+import { ToolCallCheck } from '../core/checks/tool-call-check.ts';
+import { AppConfig } from '../core/config.ts';
+import { loadOrCreateSigningKey, SigningKey } from '../core/contract/signing-keys.ts';
+import { ChangeListener } from '../core/db/change-listener.ts';
+import { type Database, openDatabase } from '../core/db/database.ts';
+import { Knex } from '../core/db/knex-token.ts';
+import { DecisionEngines } from '../core/decisions/decision-engines.ts';
+import { EmailProtector } from '../core/email/email-protector.ts';
+import { EventBus } from '../core/events/event-bus.ts';
+import { PluginCatalog } from '../core/pipeline/plugin-catalog.ts';
+import { DetectorSet } from '../core/pipeline/run-detectors.ts';
+import { PdfRenderer } from '../core/reports/pdf-renderer.ts';
+import { ReputationService } from '../core/reputation/reputation-service.ts';
+import { InjectionRules } from '../core/rules/injection-rules.ts';
+import { loadRuleset, Ruleset } from '../core/rules/ruleset.ts';
+import { ScanHistory } from '../core/scan/evidence.ts';
+import { EvidenceCollector } from '../core/scan/evidence-collector.ts';
+import { PostgresScanHistory } from '../core/scan/scan-history.ts';
+import { ScanService } from '../core/scan/scan-service.ts';
+import { registerSources } from '../core/sources/index.ts';
+import { subscribeEscalation } from '../core/tickets/escalation.ts';
+import { TicketService } from '../core/tickets/ticket-service.ts';
+import { ToolPinStore } from '../core/tool-pins/tool-pin-store.ts';
+import { BrandCatalog, HostingCatalog } from '../core/url/catalogs.ts';
+import { WebAccessEvaluator } from '../core/web-access/web-access-evaluator.ts';
+import { WebhookService } from '../core/webhooks/webhook-service.ts';
+import { GuardedWebhookTransport, WebhookTransport } from '../core/webhooks/webhook-transport.ts';
+import { attachPrincipalCache, PrincipalCache } from '../core/workspaces/principal-cache.ts';
 import { type Lab, startLab } from '../lab/index.ts';
 import { PLUGINS } from '../plugins/index.ts';
-import { AuditWriter } from './audit/audit-writer.ts';
-import { BrowserCapturer } from './browser/browser-capture.ts';
-import { createBrowserCapturer } from './browser/index.ts';
-import { ActionCheck } from './checks/action-check.ts';
-import { AgentChecks } from './checks/agent-checks.ts';
-import { ContentCheck } from './checks/content-check.ts';
-import { DecisionSealer } from './checks/seal.ts';
-import { ToolCallCheck } from './checks/tool-call-check.ts';
-import { AppConfig } from './config.ts';
-import { loadOrCreateSigningKey, SigningKey } from './contract/signing-keys.ts';
-import { ChangeListener } from './db/change-listener.ts';
-import { type Database, openDatabase } from './db/database.ts';
-import { Knex } from './db/knex-token.ts';
-import { DecisionEngines } from './decisions/decision-engines.ts';
-import { EmailProtector } from './email/email-protector.ts';
-import { EventBus } from './events/event-bus.ts';
-import { DetectorSet } from './pipeline/run-detectors.ts';
-import { PluginCatalog } from './plugins/registry.ts';
-import { PdfRenderer } from './reports/pdf-renderer.ts';
-import { ReputationService } from './reputation/reputation-service.ts';
-import { InjectionRules } from './rules/injection-rules.ts';
-import { loadRuleset, Ruleset } from './rules/ruleset.ts';
-import { ScanHistory } from './scan/evidence.ts';
-import { EvidenceCollector } from './scan/evidence-collector.ts';
-import { PostgresScanHistory } from './scan/scan-history.ts';
-import { ScanService } from './scan/scan-service.ts';
-import { registerSources, type SourceSet } from './sources/index.ts';
-import { subscribeEscalation } from './tickets/escalation.ts';
-import { TicketService } from './tickets/ticket-service.ts';
-import { ToolPinStore } from './tool-pins/tool-pin-store.ts';
-import { BrandCatalog, HostingCatalog } from './url/catalogs.ts';
-import { WebAccessEvaluator } from './web-access/web-access-evaluator.ts';
-import { WebhookService } from './webhooks/webhook-service.ts';
-import { GuardedWebhookTransport, WebhookTransport } from './webhooks/webhook-transport.ts';
-import { attachPrincipalCache, PrincipalCache } from './workspaces/principal-cache.ts';
 
 /** One running Preflight: its own DI container, database pool, rules and detectors. */
-export interface Preflight {
-  container: DependencyContainer;
-  config: AppConfig;
-  db: Database;
+export interface Preflight extends AppHandle {
   /** Present in lab mode (PREFLIGHT_LAB): the offline internet every evidence source talks to. */
   lab?: Lab;
-  sources: SourceSet;
-  close(): Promise<void>;
 }
 
 export function pluginCatalog(): PluginCatalog {
@@ -105,6 +102,7 @@ export async function createPreflight(config: AppConfig, opts: { db?: Database }
   container.registerInstance(DetectorSet, new DetectorSet(catalog, container, ruleset.detectors));
   container.registerSingleton(ReputationService);
   container.registerSingleton(DecisionSealer);
+  container.registerSingleton(AgentSurface);
   container.registerSingleton(ContentCheck);
   container.registerSingleton(ActionCheck);
   container.registerSingleton(ToolPinStore);

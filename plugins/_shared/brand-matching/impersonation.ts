@@ -1,7 +1,6 @@
 // Lexical brand impersonation: what the URL alone says about pretending to be a trusted brand.
-import type { BrandEntry } from '../../rules/ruleset.ts';
-import type { BrandCatalog } from '../catalogs.ts';
-import type { Target } from '../target.ts';
+import type { BrandCatalog, BrandEntry, Target } from '../../../core/plugin-api.ts';
+import { brandOwning, isBrandAccountTenant } from '../../../core/plugin-api.ts';
 import {
   BRAND_CONTEXT_WORDS,
   brandTokensIn,
@@ -11,7 +10,6 @@ import {
 } from './brand-tokens.ts';
 import { editReadsAsToken, hasNonAscii, singleEditBetween, skeleton } from './confusables.ts';
 import { lureWordsIn, wordRuns } from './lexicon.ts';
-import { brandOwning, isBrandAccountTenant } from './ownership.ts';
 
 export type ImpersonationTechnique =
   | 'brand_token_in_subdomain'

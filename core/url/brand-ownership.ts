@@ -2,9 +2,9 @@
 // property: a trusted brand's domain that mentions another brand (`amazon.com/apple-airpods`) is not a lure.
 
 import { parse } from 'tldts';
-import type { BrandEntry } from '../../rules/ruleset.ts';
-import type { BrandCatalog } from '../catalogs.ts';
-import type { Target } from '../target.ts';
+import type { BrandEntry } from '../rules/ruleset.ts';
+import type { BrandCatalog } from './catalogs.ts';
+import type { Target } from './target.ts';
 
 const oauthDomainCache = new WeakMap<BrandCatalog, Map<string, BrandEntry>>();
 

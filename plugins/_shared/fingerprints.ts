@@ -2,10 +2,9 @@
 // flag here and the campaign plugin: both must refuse the same "fingerprints" that every tenant of a platform or
 // every copy of a brand's logo has, or one flagged tenant would taint thousands of honest ones.
 import { parse } from 'tldts';
-import { brandOwning } from '../url/brand-matching/ownership.ts';
-import type { BrandCatalog, HostingCatalog } from '../url/catalogs.ts';
-import { classifyHosting } from '../url/hosting-surface.ts';
-import type { ScanEvidence } from './evidence.ts';
+import type { BrandCatalog, HostingCatalog, ScanEvidence } from '../../core/plugin-api.ts';
+import { brandOwning } from '../../core/plugin-api.ts';
+import { classifyHosting } from './hosting-surface.ts';
 
 export type FingerprintKind = 'cert_sha256' | 'favicon_hash' | 'ip';
 

@@ -1,6 +1,6 @@
 // Finding brand tokens (rules/brands.json) in hostnames, paths and userinfo without tripping on ordinary words
 // that happen to contain a short token (`groups` ⊃ ups, `purchase` ⊃ chase, `pineapple` ⊃ apple).
-import type { BrandEntry } from '../../rules/ruleset.ts';
+import type { BrandEntry } from '../../../core/plugin-api.ts';
 import { skeleton } from './confusables.ts';
 import { CREDENTIAL_LURE_WORDS, wordRuns } from './lexicon.ts';
 

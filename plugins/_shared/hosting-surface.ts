@@ -1,7 +1,6 @@
 // Where the target is hosted, as far as its name tells: a bare IP, a tenant of a curated free-hosting
 // platform, a tenant of another shared (private-suffix) platform, or a dedicated host.
-import type { FreeHostingMatch, HostingCatalog } from './catalogs.ts';
-import type { Target } from './target.ts';
+import type { FreeHostingMatch, HostingCatalog, Target } from '../../core/plugin-api.ts';
 
 export type HostingTenancy = 'shared_multi_tenant' | 'dedicated_or_unknown';
 

@@ -1,8 +1,8 @@
 // The few things URL detectors want from a scanned page: its title, whether it asks for a password, and its text.
 // Regexes use bounded quantifiers only; the input is attacker-written HTML.
 
-import { decodeHtmlAttribute } from '../sources/page-redirects.ts';
-import type { ScanEvidence } from './evidence.ts';
+import type { ScanEvidence } from '../../core/plugin-api.ts';
+import { decodeHtmlAttribute } from '../../core/plugin-api.ts';
 
 /** Kits put the form near the top; reading further only adds cost on hostile input. */
 const MAX_HTML_CHARS = 200_000;
