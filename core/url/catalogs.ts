@@ -1,6 +1,7 @@
 import { parse } from 'tldts';
 import type { BrandEntry, HostingData } from '../rules/ruleset.ts';
 import {
+  isListedFrontPage,
   isPopularSite,
   machineNamed,
   onBrandCdn,
@@ -60,6 +61,11 @@ export class BrandCatalog {
   /** A popular site's own host or an enterprise CDN host (not merely a restricted suffix, whose sites get hacked). */
   isPopularHost(target: Target): boolean {
     return isPopularSite(target, this.popularity) || onBrandCdn(target, this.popularity);
+  }
+
+  /** The front page of a listed domain, shared platforms and shorteners included (`https://netlify.app/`). */
+  isListedFrontPage(target: Target): boolean {
+    return isListedFrontPage(target, this.popularity);
   }
 
   /** The platform named this host (`d1ayctixdv89j1.cloudfront.net`): no person chose its words. */

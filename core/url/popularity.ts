@@ -21,6 +21,8 @@ export interface PopularityData {
   machineNamedSuffixes?: readonly string[];
   /** Public suffixes open only to governments or accredited institutions (`gov`, `edu`, `gov.uk`). */
   restrictedSuffixes?: readonly string[];
+  /** Every registrable domain of the top list, the shared platforms and shorteners left out of `domains` included. */
+  listedDomains?: ReadonlySet<string>;
 }
 
 function readJson<T>(file: string): T {
@@ -36,10 +38,13 @@ function excludedDomains(): Set<string> {
 export function loadPopularity(): PopularityData {
   const excluded = excludedDomains();
   const domains = new Set<string>();
+  const listedDomains = new Set<string>();
   const topSites = readJson<{ domains: { domain: string }[] }>('top-sites.json');
   for (const { domain } of topSites.domains) {
     const registrable = parse(domain, { allowPrivateDomains: false }).domain;
-    if (registrable && !excluded.has(registrable)) domains.add(registrable);
+    if (!registrable) continue;
+    listedDomains.add(registrable);
+    if (!excluded.has(registrable)) domains.add(registrable);
   }
   const cdn = readJson<{
     brand_cdn_suffixes: string[];
@@ -48,6 +53,7 @@ export function loadPopularity(): PopularityData {
   }>('brand-cdn.json');
   return {
     domains,
+    listedDomains,
     brandCdnSuffixes: cdn.brand_cdn_suffixes,
     machineNamedSuffixes: cdn.machine_named_suffixes,
     restrictedSuffixes: cdn.restricted_registration_suffixes,
@@ -69,6 +75,18 @@ export function shippedPopularity(): PopularityData {
 export function isPopularSite(target: Target, data: PopularityData): boolean {
   if (target.isIp || !target.registrableDomain || target.site !== target.registrableDomain) return false;
   return data.domains.has(target.registrableDomain);
+}
+
+/**
+ * True for the front page (path `/`, no query) of a listed domain's own host, `www.` or bare: `netlify.app/`,
+ * `tinyurl.com/`. A shared platform or shortener is left out of `domains` because anyone publishes under it, but its
+ * operator's own front page is not somebody's upload: tenants (`x.netlify.app`) and paths (`tinyurl.com/abc`) are.
+ */
+export function isListedFrontPage(target: Target, data: PopularityData): boolean {
+  if (target.isIp || !target.registrableDomain || !data.listedDomains?.has(target.registrableDomain)) return false;
+  const bare = target.host.startsWith('www.') ? target.host.slice(4) : target.host;
+  if (bare !== target.registrableDomain) return false;
+  return (target.url.pathname === '/' || target.url.pathname === '') && target.url.search === '';
 }
 
 /** True when the host sits on an enterprise CDN suffix where brands name their own delivery hosts. */

@@ -7,6 +7,8 @@ import { brandOwning } from '../../core/plugin-api.ts';
 
 export function isScorable(target: Target, ctx: { brands: BrandCatalog; hosting: HostingCatalog }): boolean {
   if (target.isIp) return true;
+  // A listed platform's own front page (`https://netlify.app/`) is its operator's; tenants and paths are scored.
+  if (ctx.brands.isListedFrontPage(target)) return false;
   if (ctx.hosting.freeHostingFor(target)) return true;
   if (brandOwning(target, ctx.brands)) return false;
   // Names the platform assigned (CDN distributions, cloud instances) carry none of a phisher's word choices.

@@ -44,6 +44,17 @@ describe('url-model gate', () => {
     // Names the platform assigned are not scored either; a bucket name someone chose is.
     assert.equal(isScorable(parseTarget('https://d1ayctixdv89j1.cloudfront.net/'), ctx), false);
     assert.equal(isScorable(parseTarget('https://apps-1907746885933852.apps.fbsbx.com/'), ctx), false);
+    // A listed shared platform or shortener: its own front page is not scored, its tenants and paths are.
+    for (const url of ['https://netlify.app/', 'https://www.tinyurl.com/']) {
+      assert.equal(isScorable(parseTarget(url), ctx), false, url);
+    }
+    for (const url of [
+      'https://paypal-check.netlify.app/',
+      'https://tinyurl.com/2p8x7kq',
+      'https://tinyurl.com/?u=x',
+    ]) {
+      assert.equal(isScorable(parseTarget(url), ctx), true, url);
+    }
     for (const url of [
       'https://paypal-login.vercel.app/',
       'https://x.example/',
