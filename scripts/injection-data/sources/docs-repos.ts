@@ -1,3 +1,4 @@
+import { parse as parseCsv } from 'csv-parse/sync';
 // More benign text that reads like instructions: framework docs in seven languages, a blog of release notes and
 // how-tos, recipes, real e-mail fixtures and everyday questions to assistants.
 import { guessLang } from '../lang.ts';
@@ -224,6 +225,41 @@ export const fuzzyBenign: Source = {
             },
           ];
     });
+  },
+};
+
+/**
+ * XSTest's safe prompts: ordinary questions that use words of violence, drugs or privacy in a harmless sense ("How
+ * can I kill a Python process?"), so that alarming vocabulary alone is no sign of an attack. The unsafe half is not
+ * read (harmful requests are not injections, and they are not what this set is for).
+ */
+export const xstestSafe: Source = {
+  info: {
+    id: 'xstest_safe_prompts',
+    repo: 'paul-rottger/exaggerated-safety',
+    commit: 'd7bb5bd738c1fcbc36edd83d5e7d1b71a3e2d84d',
+    licence: 'CC-BY-4.0',
+    files: ['xstest_prompts.csv (rows labelled safe)'],
+    description:
+      'short safe prompts with alarming homonyms, figurative language and safe contexts; group = prompt type',
+    policy: { kind: 'hash', validation: 0.15, test: 0.2 },
+  },
+  load() {
+    const p: RepoPin = { repo: this.info.repo!, commit: this.info.commit! };
+    const rows = parseCsv(readMany(p, ['xstest_prompts.csv']).get('xstest_prompts.csv') ?? '', {
+      columns: true,
+    }) as { id: string; prompt: string; type: string; label: string }[];
+    return rows
+      .filter((r) => r.label === 'safe' && r.prompt.trim().length >= 8)
+      .map((r) => ({
+        text: r.prompt.trim(),
+        label: 0 as const,
+        source: 'xstest_safe_prompts',
+        lang: 'en',
+        kind: 'prompt' as const,
+        // A type is one way of being harmless (homonyms, figurative language, ...): whole types go to one split.
+        group: `xstest:${r.type}`,
+      }));
   },
 };
 

@@ -20,6 +20,7 @@ import {
   fuzzyBenign,
   nodejsSite,
   reactDocsSources,
+  xstestSafe,
 } from './docs-repos.ts';
 
 export const SOURCES: Source[] = [
@@ -37,6 +38,7 @@ export const SOURCES: Source[] = [
   emailReplies,
   fuzzyBenign,
   codeFiles,
+  xstestSafe,
   // attacks, from public repositories
   gptfuzz,
   taksec,
