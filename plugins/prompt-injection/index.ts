@@ -1,16 +1,6 @@
-import { defineDetector, InjectionRules } from '../../core/plugin-api.ts';
+import { type AgentScreenFinding, defineDetector, InjectionRules } from '../../core/plugin-api.ts';
 import { shippedModel } from './scorer/shipped.ts';
 import { type InjectionFinding, type LearnedScreen, screenText } from './screen.ts';
-
-export interface PromptInjectionFinding {
-  category: string;
-  marker: string;
-  severity: 'high' | 'low';
-  flag: string;
-  hidden?: boolean;
-  /** Which input the marker was found in (`content`, `page_text`, `prompt`, or a JSON path in tool arguments). */
-  field: string;
-}
 
 export default defineDetector({
   meta: {
@@ -44,7 +34,7 @@ export default defineDetector({
     return {
       detect(ctx) {
         const inputs = ctx.texts ?? (ctx.text !== undefined ? { content: ctx.text } : {});
-        const findings: PromptInjectionFinding[] = [];
+        const findings: AgentScreenFinding[] = [];
         let severity: 'none' | 'low' | 'high' = 'none';
         for (const [field, text] of Object.entries(inputs)) {
           const result = screenText(text, { learned });
