@@ -74,6 +74,7 @@ if (opt('--out')) writeFileSync(path.resolve(opt('--out')!), result.model);
 if (!dryRun) {
   writeFileSync(path.join(ROOT_DIR, 'plugins', 'prompt-injection', 'model.bin'), result.model);
   const rules = {
+    $schema: './schema/injection.json',
     $comment:
       'Thresholds of the learned injection scorer: probability of the best window at which the screen asks for approval (severity low) or blocks (high). Picked on the validation split by npm run train:injection for the model named by model_sha256.',
     model_sha256: modelSha,

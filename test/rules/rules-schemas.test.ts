@@ -11,9 +11,8 @@ import { DECISION_FACTS } from '../../core/rules/ruleset.ts';
 import { PLUGINS } from '../../plugins/index.ts';
 
 const RULES = path.join(ROOT_DIR, 'rules');
-/** Files under rules/ that are not rules: the spec's flag table. rules/injection.json has no `$schema` yet. */
+/** Files under rules/ that are not rules: the spec's flag table. */
 const NOT_RULES = new Set(['spec-flags.json']);
-const NO_SCHEMA_KEY = new Set(['injection.json']);
 
 function rulesFilesOnDisk(dir = RULES, out: string[] = []): string[] {
   for (const e of readdirSync(dir, { withFileTypes: true })) {
@@ -50,10 +49,8 @@ describe('rules schemas', () => {
   for (const entry of RULES_FILES) {
     it(`${entry.file}: references rules/schema/${entry.schema}.json and validates against it`, () => {
       const data = JSON.parse(readFileSync(path.join(RULES, entry.file), 'utf8'));
-      if (!NO_SCHEMA_KEY.has(entry.file)) {
-        const expected = path.relative(path.dirname(path.join(RULES, entry.file)), path.join(RULES, 'schema'));
-        assert.equal(data.$schema, `${expected.startsWith('.') ? expected : `./${expected}`}/${entry.schema}.json`);
-      }
+      const expected = path.relative(path.dirname(path.join(RULES, entry.file)), path.join(RULES, 'schema'));
+      assert.equal(data.$schema, `${expected.startsWith('.') ? expected : `./${expected}`}/${entry.schema}.json`);
       const validate = new Ajv({ allErrors: true, strict: false }).compile(schemas[entry.schema]!);
       assert.ok(validate(data), JSON.stringify(validate.errors));
     });
