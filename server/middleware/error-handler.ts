@@ -1,6 +1,7 @@
 import type { Context, Next } from 'koa';
 import { JsonTooDeep } from '../../core/limits/json-depth.ts';
 import { NonPublicTarget } from '../../core/scan/scan-service.ts';
+import { TargetError } from '../../core/url/target.ts';
 import { ForceScanDisabled, QuotaExhausted } from '../../core/workspaces/quotas.ts';
 import { HttpError } from '../errors.ts';
 
@@ -15,6 +16,8 @@ export function asHttpError(err: unknown): HttpError | undefined {
   if (err instanceof HttpError) return err;
   if (err instanceof JsonTooDeep) return new HttpError(400, 'invalid_request', err.message);
   if (err instanceof NonPublicTarget) return new HttpError(400, 'invalid_request', err.message);
+  // A URL that does not parse as a destination, wherever it is parsed (request validation or a check itself).
+  if (err instanceof TargetError) return new HttpError(400, 'invalid_request', err.message);
   if (err instanceof QuotaExhausted) {
     return new HttpError(
       429,

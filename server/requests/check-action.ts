@@ -1,5 +1,5 @@
 import { DEPTHS, type Depth, INTENTS, type Intent } from '../../core/checks/action-check.ts';
-import { parseTarget, TargetError } from '../../core/url/target.ts';
+import { parseTarget } from '../../core/url/target.ts';
 import { badRequest } from '../errors.ts';
 import { scanTargetOf } from './scan.ts';
 import { compileBody } from './validation.ts';
@@ -36,12 +36,7 @@ export function actionInputOf(body: ActionFields) {
   if (typeof url !== 'string' || url.trim() === '') {
     throw badRequest('url is required: the destination URL (target is accepted as an alias)');
   }
-  try {
-    parseTarget(url);
-  } catch (err) {
-    if (err instanceof TargetError) throw badRequest(err.message);
-    throw err;
-  }
+  parseTarget(url); // throws TargetError: a 400 through the error handler
   const depth = body.depth ?? 'fast';
   // A deep check is a full scan: it takes exactly the targets POST /v1/scan takes (no localhost, no bare words).
   if (depth === 'deep') scanTargetOf(url);

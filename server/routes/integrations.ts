@@ -3,9 +3,9 @@ import type { Preflight } from '../../app/index.ts';
 import { AgentChecks } from '../../core/checks/agent-checks.ts';
 import { Knex } from '../../core/db/knex-token.ts';
 import { callContext, policyOf, scanWorkspaceOf } from '../call-context.ts';
-import { HttpError } from '../errors.ts';
 import { answerOf, type CheckOutcome, parsePreToolUse } from '../integrations/claude-code.ts';
 import { requireAgentChecks, requireKey } from '../middleware/auth.ts';
+import { asHttpError } from '../middleware/error-handler.ts';
 import { jsonBody } from '../middleware/json-body.ts';
 
 const CLAUDE_CODE_PRE_TOOL_USE = '/integrations/claude-code/pre-tool-use';
@@ -31,8 +31,8 @@ export function integrationRoutes(app: Preflight): Router {
         try {
           outcomes.push(await checks.action({ url: hook.url, intent: 'visit', depth: 'fast' }, call, policyOf(ctx)));
         } catch (err) {
-          // A URL the action check refuses as a destination (localhost, a bare word) leaves the tool-call verdict.
-          if (!(err instanceof HttpError && err.status === 400)) throw err;
+          // A URL the action check refuses (it does not parse, or is too long) leaves the tool-call verdict alone.
+          if (asHttpError(err)?.status !== 400) throw err;
         }
       }
       const { answer, winner } = answerOf(outcomes);

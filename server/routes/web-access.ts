@@ -2,7 +2,7 @@ import Router from '@koa/router';
 import type { Preflight } from '../../app/index.ts';
 import { INTENTS, type Intent } from '../../core/checks/action-check.ts';
 import { Knex } from '../../core/db/knex-token.ts';
-import { parseTarget, TargetError } from '../../core/url/target.ts';
+import { parseTarget } from '../../core/url/target.ts';
 import { WebAccessEvaluator } from '../../core/web-access/web-access-evaluator.ts';
 import { callContext } from '../call-context.ts';
 import { badRequest } from '../errors.ts';
@@ -41,12 +41,7 @@ export function webAccessRoutes(app: Preflight): Router {
     const body = parseBody(ctx.request.body);
     const url = body.url ?? body.target;
     if (url === undefined) throw badRequest('url is required: the address the person is opening (target is an alias)');
-    try {
-      parseTarget(url);
-    } catch (err) {
-      if (err instanceof TargetError) throw badRequest(err.message);
-      throw err;
-    }
+    parseTarget(url); // throws TargetError: a 400 through the error handler
     const input = {
       url,
       intent: body.intent ?? 'visit',
