@@ -34,7 +34,7 @@ export function registerFeedCommands(feeds: Command): void {
       try {
         const results = await syncFeeds(
           config,
-          { knex: app.db.knex, dispatcher: app.sources.dispatchers.site },
+          { knex: app.db.knex, dispatcher: app.sources.dispatchers.feeds },
           { ...(opts.feed ? { only: opts.feed } : {}), force: opts.force },
         );
         for (const r of results) process.stdout.write(`${JSON.stringify(r)}\n`);

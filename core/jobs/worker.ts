@@ -11,6 +11,7 @@ import { syncFeeds } from '../reputation/feed-sync.ts';
 import { ReputationService } from '../reputation/reputation-service.ts';
 import { ScanService } from '../scan/scan-service.ts';
 import { WEBHOOK_TASK, WebhookService } from '../webhooks/webhook-service.ts';
+import { purgePastAnonymousQuota } from '../workspaces/quotas.ts';
 import { compactOldScans, recoverStaleJobs } from './maintenance.ts';
 import { scanTask } from './scan-task.ts';
 
@@ -57,6 +58,7 @@ export function scanTaskList(app: AppHandle, processId: string, options: WorkerO
     [WEBHOOK_TASK]: app.container.resolve(WebhookService).task(),
     retention: async () => {
       await compactOldScans(knex, app.config.evidenceWindowHours);
+      await purgePastAnonymousQuota(knex);
     },
     stale_recovery: async () => {
       await recoverStaleJobs(knex);
@@ -65,7 +67,7 @@ export function scanTaskList(app: AppHandle, processId: string, options: WorkerO
     feeds_sync: async () => {
       await syncFeeds(loadFeedsConfig(feedsConfigPath()), {
         knex,
-        dispatcher: app.sources.dispatchers.site,
+        dispatcher: app.sources.dispatchers.feeds,
         onChanged: () => app.container.resolve(ReputationService).invalidate(),
       });
     },

@@ -28,7 +28,7 @@ export interface FeedSyncResult {
 
 export interface FeedSyncDeps {
   knex: Knex;
-  /** The guarded site dispatcher (app.sources.dispatchers.site): resolve once, check every address, no loopback. */
+  /** The guarded feeds dispatcher (app.sources.dispatchers.feeds): the site guard with certificates checked. */
   dispatcher: Dispatcher;
   /** Called after entries changed, so cached reputation answers are dropped. */
   onChanged?: () => void;

@@ -71,7 +71,7 @@ export interface SourceSet {
   history: HistoryClient;
   hostIntel: HostIntelClient;
   /** Guarded dispatchers, for code that needs raw HTTP with the same rules. Closed by `close()`. */
-  dispatchers: { site: Dispatcher; api: Dispatcher };
+  dispatchers: { site: Dispatcher; api: Dispatcher; feeds: Dispatcher };
   close(): Promise<void>;
 }
 
@@ -98,6 +98,8 @@ export function createSources(config: SourcesConfig = {}): SourceSet {
     connectTimeoutMs: timeouts.connect ?? Math.min(5_000, Math.max(timeouts.http ?? 5_000, timeouts.tls ?? 5_000)),
   };
   const site = createGuardedDispatcher({ ...siteGuard, rejectUnauthorized: config.http?.rejectUnauthorized ?? false });
+  // Feeds are trusted input (a known-good feed adds to the allow-list): same guard as sites, certificates checked.
+  const feeds = createGuardedDispatcher({ ...siteGuard, rejectUnauthorized: true });
   const api = createGuardedDispatcher({
     allowEndpoints: config.allowLoopback,
     ca: config.caPem,
@@ -151,10 +153,10 @@ export function createSources(config: SourcesConfig = {}): SourceSet {
       timeoutMs: timeouts.hostIntel,
       cacheTtlMs: ttl(3_600_000),
     }),
-    dispatchers: { site, api },
+    dispatchers: { site, api, feeds },
     close: async () => {
       // Shutting down: drop in-flight lookups rather than wait for them.
-      await Promise.all([site.destroy(), api.destroy()]);
+      await Promise.all([site.destroy(), api.destroy(), feeds.destroy()]);
     },
   };
 }

@@ -102,7 +102,7 @@ export async function refundQuota(trx: Knex.Transaction, workspaceId: string, ki
  * Takes up to `wanted` units of an anonymous caller's daily quota (counted per client address bucket, like the
  * anonymous rate limit) and says how many it got (0 when used up). Holds the counter row's lock until the caller's
  * transaction commits, so concurrent anonymous requests on several processes never overspend. Rows of past days
- * are dropped now and then.
+ * are dropped by the worker's hourly retention (`purgePastAnonymousQuota`), not on this path.
  */
 export async function consumeAnonymousQuotaUpTo(
   trx: Knex.Transaction,
@@ -111,9 +111,10 @@ export async function consumeAnonymousQuotaUpTo(
   limit: number,
   wanted: number,
 ): Promise<number> {
-  const granted = await grantUpTo(trx, 'anonymous_quota_usage', { bucket }, kind, limit, wanted);
-  if (Math.random() < 0.01) {
-    await trx('anonymous_quota_usage').where('day', '<', trx.raw(`(now() at time zone 'utc')::date`)).delete();
-  }
-  return granted;
+  return grantUpTo(trx, 'anonymous_quota_usage', { bucket }, kind, limit, wanted);
+}
+
+/** Drops anonymous quota counters of past (UTC) days: they can never be consumed again. */
+export async function purgePastAnonymousQuota(knex: Knex): Promise<number> {
+  return knex('anonymous_quota_usage').where('day', '<', knex.raw(`(now() at time zone 'utc')::date`)).delete();
 }

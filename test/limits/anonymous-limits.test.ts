@@ -6,6 +6,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { loadConfig, ROOT_DIR } from '../../core/config.ts';
 import { canonicalJson, sha256Hex } from '../../core/rules/ruleset.ts';
+import { purgePastAnonymousQuota } from '../../core/workspaces/quotas.ts';
 import { type Lab, startLab } from '../../lab/index.ts';
 import { writeSites } from '../lab/lab-fixtures.ts';
 import { startTestServer, type TestServer } from '../support/test-server.ts';
@@ -20,6 +21,17 @@ describe('anonymous daily scan quota', () => {
     t = await startTestServer({ worker: 'off', bulkScanLimit: ANONYMOUS_QUOTA });
   });
   after(() => t.close());
+
+  it('the hourly retention drops counters of past days and keeps today’s', async () => {
+    await t.knex('anonymous_quota_usage').insert([
+      { bucket: 'ip:198.51.100.7', kind: 'scan', day: t.knex.raw(`(now() at time zone 'utc')::date - 1`), used: 3 },
+      { bucket: 'ip:198.51.100.7', kind: 'scan', day: t.knex.raw(`(now() at time zone 'utc')::date`), used: 2 },
+    ]);
+    assert.equal(await purgePastAnonymousQuota(t.knex), 1);
+    const left = await t.knex('anonymous_quota_usage').where({ bucket: 'ip:198.51.100.7' }).select('used');
+    assert.deepEqual(left, [{ used: 2 }]);
+    await t.knex('anonymous_quota_usage').where({ bucket: 'ip:198.51.100.7' }).delete();
+  });
 
   it('bulk, async and sync scans share the anonymous quota; past it they are refused', async () => {
     const domains = (prefix: string) => Array.from({ length: ANONYMOUS_QUOTA }, (_, i) => `${prefix}-${i}.com`);

@@ -46,7 +46,7 @@ describe('feeds sync', () => {
   let t: TestServer;
   const deps = () => ({
     knex: t.knex,
-    dispatcher: t.app.sources.dispatchers.site,
+    dispatcher: t.app.sources.dispatchers.feeds,
     onChanged: () => t.app.container.resolve(ReputationService).invalidate(),
   });
   before(async () => {
