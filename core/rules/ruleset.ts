@@ -7,22 +7,8 @@ import type { InjectionToken } from 'tsyringe';
 import { CANONICAL_MAX_DEPTH, JsonTooDeep, nestsDeeperThan } from '../limits/json-depth.ts';
 import type { PluginCatalog } from '../pipeline/plugin-catalog.ts';
 import { type InjectionRules, loadInjectionRules } from './injection-rules.ts';
-import {
-  adjustmentsSchema,
-  brandsSchema,
-  categoriesSchema,
-  compositesSchema,
-  conditionSchema,
-  decisionRulesSchema,
-  escalationRulesSchema,
-  hostingSchema,
-  plansSchema,
-  riskLevelsSchema,
-  scanHistorySchema,
-  toolPolicySchema,
-  webAccessRulesSchema,
-  weightsSchema,
-} from './schemas.ts';
+import { STATIC_SCHEMAS } from './rules-files.ts';
+import { conditionSchema } from './schemas.ts';
 
 export type Verdict = 'allow' | 'approval_required' | 'block';
 export const VERDICT_ORDER: readonly Verdict[] = ['allow', 'approval_required', 'block'];
@@ -259,21 +245,12 @@ const DECISION_FILES: Record<DecisionSurface, string> = {
 
 const ajv = new Ajv({ allErrors: true, strict: true, allowUnionTypes: true });
 ajv.addSchema(conditionSchema);
-const validators: Record<string, ValidateFunction> = {
-  weights: ajv.compile(weightsSchema),
-  riskLevels: ajv.compile(riskLevelsSchema),
-  decisions: ajv.compile(decisionRulesSchema),
-  brands: ajv.compile(brandsSchema),
-  hosting: ajv.compile(hostingSchema),
-  toolPolicy: ajv.compile(toolPolicySchema),
-  composites: ajv.compile(compositesSchema),
-  categories: ajv.compile(categoriesSchema),
-  adjustments: ajv.compile(adjustmentsSchema),
-  plans: ajv.compile(plansSchema),
-  scanHistory: ajv.compile(scanHistorySchema),
-  webAccess: ajv.compile(webAccessRulesSchema),
-  escalation: ajv.compile(escalationRulesSchema),
-};
+// One validator per published schema name (the `schema` column of RULES_FILES); injection.json has its own loader.
+const validators: Record<string, ValidateFunction> = Object.fromEntries(
+  Object.entries(STATIC_SCHEMAS)
+    .filter(([name]) => name !== 'injection')
+    .map(([name, schema]) => [name, ajv.compile(schema)]),
+);
 
 function readJson(dir: string, file: string, problems: RulesProblem[]): unknown {
   const full = path.join(dir, file);
@@ -413,7 +390,7 @@ export function loadRuleset(dir: string, catalog: PluginCatalog): Ruleset {
 
   let riskLevels: RiskLevels | undefined;
   for (const layer of layers(dir, 'risk-levels.json', true, problems) as { base: string; data: unknown }[]) {
-    const data = validated<RiskLevels>('riskLevels', layer.base, 'risk-levels.json', layer.data, problems);
+    const data = validated<RiskLevels>('risk-levels', layer.base, 'risk-levels.json', layer.data, problems);
     if (data) riskLevels = { ...riskLevels, ...data };
   }
   if (riskLevels && !(riskLevels.medium < riskLevels.high && riskLevels.high < riskLevels.critical)) {
@@ -429,7 +406,7 @@ export function loadRuleset(dir: string, catalog: PluginCatalog): Ruleset {
     const file = DECISION_FILES[surface];
     const byName = new Map<string, DecisionRule>();
     for (const layer of layers(dir, file, true, problems) as { base: string; data: unknown }[]) {
-      const data = validated<{ rules: DecisionRule[] }>('decisions', layer.base, file, layer.data, problems);
+      const data = validated<{ rules: DecisionRule[] }>('decision-rules', layer.base, file, layer.data, problems);
       for (const [i, rule] of (data?.rules ?? []).entries()) {
         checkRuleFacts(surface, rule, path.join(layer.base, file), `/rules/${i}`, catalog, problems);
         byName.set(rule.name, rule); // a local rule with the same name replaces the shipped one
@@ -440,7 +417,7 @@ export function loadRuleset(dir: string, catalog: PluginCatalog): Ruleset {
   const webAccessByName = new Map<string, WebAccessRule>();
   for (const layer of layers(dir, 'decisions/web-access.json', true, problems) as { base: string; data: unknown }[]) {
     const file = 'decisions/web-access.json';
-    const data = validated<{ rules: WebAccessRule[] }>('webAccess', layer.base, file, layer.data, problems);
+    const data = validated<{ rules: WebAccessRule[] }>('web-access-rules', layer.base, file, layer.data, problems);
     for (const [i, rule] of (data?.rules ?? []).entries()) {
       checkFacts(WEB_ACCESS_FACTS, rule.conditions, path.join(layer.base, file), `/rules/${i}`, catalog, problems);
       webAccessByName.set(rule.name, rule);
@@ -449,7 +426,7 @@ export function loadRuleset(dir: string, catalog: PluginCatalog): Ruleset {
   const escalationByName = new Map<string, EscalationRule>();
   for (const layer of layers(dir, 'escalation.json', false, problems) as { base: string; data: unknown }[]) {
     const data = validated<{ rules: EscalationRule[] }>(
-      'escalation',
+      'escalation-rules',
       layer.base,
       'escalation.json',
       layer.data,
@@ -471,7 +448,7 @@ export function loadRuleset(dir: string, catalog: PluginCatalog): Ruleset {
   // Data files: a local copy replaces the shipped one whole (lists have no natural merge key).
   const [brands] = lastLayer<{ brands: BrandEntry[] }>('brands', dir, 'brands.json', problems);
   const [hosting] = lastLayer<HostingData>('hosting', dir, 'hosting.json', problems);
-  const [toolPolicy] = lastLayer<{ high_impact_tools: string[] }>('toolPolicy', dir, 'tool-policy.json', problems);
+  const [toolPolicy] = lastLayer<{ high_impact_tools: string[] }>('tool-policy', dir, 'tool-policy.json', problems);
 
   const [composites] = lastLayer<{ composites: CompositeRule[] }>('composites', dir, 'composites.json', problems);
   for (const [i, c] of (composites?.composites ?? []).entries()) {
@@ -528,7 +505,12 @@ export function loadRuleset(dir: string, catalog: PluginCatalog): Ruleset {
 
   const detectors = detectorConfigs(dir, catalog, problems);
   const injection = loadInjectionRules(dir, problems);
-  const [scanHistory] = lastLayer<{ flagged_risk_levels: string[] }>('scanHistory', dir, 'scan-history.json', problems);
+  const [scanHistory] = lastLayer<{ flagged_risk_levels: string[] }>(
+    'scan-history',
+    dir,
+    'scan-history.json',
+    problems,
+  );
   const [plans] = lastLayer<Plans>('plans', dir, 'plans.json', problems);
   if (plans && !plans.plans[plans.default_plan]) {
     problems.push({
