@@ -4,12 +4,11 @@ import type { Knex } from 'knex';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { DependencyContainer } from 'tsyringe';
 import { AuditWriter } from '../audit/audit-writer.ts';
+import { JOB_STATUSES } from '../jobs/scan-jobs.ts';
 import { DetectorSet } from '../pipeline/run-detectors.ts';
 import type { ScanEvidence } from '../scan/evidence.ts';
 import { EvidenceCollector } from '../scan/evidence-collector.ts';
 import { PrincipalCache } from '../workspaces/principal-cache.ts';
-
-const JOB_STATES = ['queued', 'running', 'done', 'failed', 'dead_letter'] as const;
 
 export class Metrics {
   readonly registry = new Registry();
@@ -87,7 +86,7 @@ export class Metrics {
           .count<{ status: string; count: string }[]>('* as count')
           .groupBy('status');
         const counts = new Map(rows.map((r) => [r.status, Number(r.count)]));
-        for (const state of JOB_STATES) this.set({ state }, counts.get(state) ?? 0);
+        for (const state of JOB_STATUSES) this.set({ state }, counts.get(state) ?? 0);
       },
     });
   }

@@ -1,19 +1,17 @@
 // Claude Code's PreToolUse hook, spoken over HTTP: the hook input (tool_name, tool_input) becomes a guardrail
 // tool_call check (plus a fast action check when the tool is about to open a URL), and the verdict becomes the
 // hook's permissionDecision. The mapping is pure so the route stays a few lines and tests can table it.
+import { VERDICT_ORDER, type Verdict } from '../../core/rules/ruleset.ts';
 import { badRequest } from '../errors.ts';
 import { compileBody } from '../requests/validation.ts';
 
-export type AgentDecision = 'allow' | 'approval_required' | 'block';
 export type PermissionDecision = 'allow' | 'ask' | 'deny';
 
-const PERMISSION: Record<AgentDecision, PermissionDecision> = {
+const PERMISSION: Record<Verdict, PermissionDecision> = {
   allow: 'allow',
   approval_required: 'ask',
   block: 'deny',
 };
-
-const STRICTNESS: Record<AgentDecision, number> = { allow: 0, approval_required: 1, block: 2 };
 
 /** What Claude Code POSTs for PreToolUse (only the fields Preflight reads; the rest is accepted and ignored). */
 export const preToolUseBodySchema = {
@@ -58,7 +56,7 @@ export function parsePreToolUse(raw: unknown): HookChecks {
 }
 
 export interface CheckOutcome {
-  agent_decision: AgentDecision;
+  agent_decision: Verdict;
   reasons: string[];
   decision: { id: string };
 }
@@ -73,7 +71,9 @@ export interface PreToolUseAnswer {
 
 /** The strictest verdict of the checks that ran decides; its reasons (and every decision id) explain it. */
 export function answerOf(outcomes: CheckOutcome[]): { answer: PreToolUseAnswer; winner: CheckOutcome } {
-  const winner = outcomes.reduce((a, b) => (STRICTNESS[b.agent_decision] > STRICTNESS[a.agent_decision] ? b : a));
+  const winner = outcomes.reduce((a, b) =>
+    VERDICT_ORDER.indexOf(b.agent_decision) > VERDICT_ORDER.indexOf(a.agent_decision) ? b : a,
+  );
   const reason = [
     `Preflight: ${winner.agent_decision}`,
     ...winner.reasons.slice(0, 3),
