@@ -303,5 +303,3 @@ function deliveryView(r: DeliveryRow): Delivery {
     next_attempt_at: waiting && r.next_run_at ? new Date(r.next_run_at).toISOString() : null,
   };
 }
-
-export const isEventType = (x: string): x is EventType => (EVENT_TYPES as readonly string[]).includes(x);

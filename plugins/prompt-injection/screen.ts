@@ -3,8 +3,6 @@ import { normalize, type Segment } from './normalize.ts';
 import patternFile from './patterns.json' with { type: 'json' };
 import { categoryOf, type ScorerModel, scoreSegment, sigmoid } from './scorer/model.ts';
 
-export type InjectionCategory = string;
-
 export interface InjectionFinding {
   category: string;
   marker: string;

@@ -275,16 +275,4 @@ export function firstWordFrom(p: Prepared, pos: number): number {
   return lo;
 }
 
-/** Index of the first word whose end is > pos, i.e. one past the last word that ends by pos. */
-export function firstWordEndingAfter(p: Prepared, pos: number): number {
-  let lo = 0;
-  let hi = p.wordCount;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (p.wordEnd[mid]! <= pos) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
 export { CHAR_SEED, FNV_OFFSET, FNV_PRIME };

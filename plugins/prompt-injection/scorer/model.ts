@@ -4,7 +4,6 @@
  * writes prefix sums of the n-gram weights, after which every window (windows.ts) costs O(1): its sum is a
  * difference of prefix sums plus the few n-grams that cross its right edge.
  */
-import { readFileSync } from 'node:fs';
 import type { Meter } from '../matcher.ts';
 import {
   bigramBucket,
@@ -144,10 +143,6 @@ export function decodeModel(buf: Buffer): ScorerModel {
     catWeights,
     catBias: Float32Array.from(header.catBias),
   };
-}
-
-export function loadModel(file: string | URL): ScorerModel {
-  return decodeModel(readFileSync(file));
 }
 
 // ---- scoring ---------------------------------------------------------------------------------------------------
