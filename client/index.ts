@@ -103,7 +103,7 @@ export interface GuardrailResponse {
 }
 
 export interface ScanResult {
-  scan_id: string;
+  scan_id: number;
   domain: string;
   score: number;
   risk_level: RiskLevel;
@@ -198,11 +198,13 @@ export class PreflightClient {
     return this.request('POST', '/scan/bulk', { domains, ...opts });
   }
 
-  job(jobId: string): Promise<ScanJob> {
-    return this.request('GET', `/scan/jobs/${encodeURIComponent(jobId)}`);
+  job(jobId: number | string): Promise<ScanJob> {
+    return this.request('GET', `/scan/jobs/${encodeURIComponent(String(jobId))}`);
   }
 
-  jobs(query: { status?: string; domain?: string; limit?: number } = {}): Promise<Record<string, unknown>> {
+  jobs(
+    query: { status?: string; domain?: string; force_scan?: boolean; limit?: number } = {},
+  ): Promise<Record<string, unknown>> {
     const params = new URLSearchParams();
     for (const [k, v] of Object.entries(query)) if (v !== undefined) params.set(k, String(v));
     const qs = params.size > 0 ? `?${params}` : '';

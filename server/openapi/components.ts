@@ -209,10 +209,17 @@ export const schemas: Record<string, unknown> = {
   Job: open(
     {
       scan_id: int(),
-      domain: str(),
+      domain: str('list view only'),
       status: jobStatus,
-      result: ref('ScanResult'),
-      error: str('reason string of a failed job'),
+      force_scan: { type: 'boolean', description: 'list view only' },
+      queued_at: { type: 'string', format: 'date-time', description: 'list view only' },
+      run_duration_ms: { type: ['integer', 'null'], description: 'list view only' },
+      result: open(
+        { domain: str('single view only'), score: int(), risk_level: riskLevel, flags: strings() },
+        ['score', 'risk_level', 'flags'],
+        'on success: the scan summary (the list view omits domain)',
+      ),
+      error: str('reason string of a failed job, in place of result'),
     },
     ['scan_id', 'status'],
   ),
