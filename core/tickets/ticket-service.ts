@@ -223,7 +223,9 @@ export class TicketService {
     } else {
       scanId = source.scan_id;
     }
-    const scan = await this.knex('scans').where({ workspace_id: workspaceId, id: scanId }).first();
+    const scan = await this.knex('scans')
+      .where({ workspace_id: workspaceId, id: scanId })
+      .first('domain', 'target_url', 'score', 'risk_level', 'flags', 'evidence_pack_id');
     if (!scan) throw new TicketSourceNotFound(`no scan ${scanId} in this workspace`);
     const pack = scan.evidence_pack_id
       ? await this.knex('evidence_packs').where({ id: scan.evidence_pack_id }).first('id', 'sha256')
