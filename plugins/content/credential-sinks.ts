@@ -28,7 +28,7 @@ const FORM_RELAY_HOSTS =
 
 /** URL literals handed to fetch/XHR/jQuery/beacon calls, or assigned to a form's action, in inline scripts. */
 const SCRIPT_SINK =
-  /(?:fetch|\.open|\.post|\.ajax|sendBeacon|axios(?:\.post)?|\.action\s*=|url\s*:)\s*\(?\s*(?:["'`]\s*(?:POST|GET)\s*["'`]\s*,\s*)?["'`](https?:\/\/[^"'`\s]{3,500})/g;
+  /(?:fetch|\.open|\.post|\.ajax|sendBeacon|axios(?:\.post)?|\.action\s{0,20}=|url\s{0,20}:)\s{0,20}\(?\s{0,20}(?:["'`]\s{0,20}(?:POST|GET)\s{0,20}["'`]\s{0,20},\s{0,20})?["'`](https?:\/\/[^"'`\s]{3,500})/g;
 /** Any absolute URL literal to a known relay host, however it is built into the call. */
 const RELAY_LITERAL =
   /["'`](https:\/\/(?:api\.telegram\.org\/bot|discord(?:app)?\.com\/api\/webhooks\/)[^"'`\s]{3,500})/g;
@@ -52,8 +52,8 @@ function classify(url: URL, page: Target, via: CredentialSink['via']): SinkKind 
   } catch {
     return undefined;
   }
-  const sameSite = (target.registrableDomain ?? target.host) === (page.registrableDomain ?? page.host);
-  if (sameSite) return undefined;
+  // Site, not registrable domain: one tenant of a shared platform posting to another is off-site.
+  if (target.site === page.site) return undefined;
   if (/\.php\d?$/i.test(url.pathname)) return 'offsite_script';
   return via === 'form' ? 'offsite' : undefined;
 }

@@ -28,13 +28,13 @@ const ACCOUNT_THREAT: readonly RegExp[] = [
   /\bcompte\b.{0,40}\b(?:suspendu|bloqu[eé]|limit[eé]|d[eé]sactiv[eé]|restreint|ferm[eé])|\bactivit[eé] (?:inhabituelle|suspecte)|\b(?:v[eé]rifiez|confirmez|mettez [aà] jour) votre (?:compte|identit[eé]|informations)/,
   /\bcuenta\b.{0,40}\b(?:suspendida|bloqueada|limitada|desactivada|restringida|cerrada)|\bactividad (?:inusual|sospechosa)|\b(?:verifique|confirme|actualice|verifica|confirma) su (?:cuenta|identidad|informaci[oó]n)/,
   /\bconta\b.{0,40}\b(?:suspensa|bloqueada|limitada|desativada|restrita|encerrada)|\batividade (?:incomum|suspeita)|\b(?:verifique|confirme|atualize) (?:sua|a sua) (?:conta|identidade)/,
-  /(?:аккаунт|учетн\S* запис\S*|учётн\S* запис\S*|страниц\S*|карт\S*|доступ)\S*.{0,40}(?:заблокирован|ограничен|приостановлен|отключен|удален|заморожен)|(?:подозрительн|необычн)\S* (?:активност|вход|операци)|подтвердите (?:свою |вашу )?(?:личность|аккаунт|учетную запись|учётную запись|данные)/,
+  /(?:аккаунт|учетн\S{0,12} запис|учётн\S{0,12} запис|страниц|карт|доступ)\S{0,12}.{0,40}(?:заблокирован|ограничен|приостановлен|отключен|удален|заморожен)|(?:подозрительн|необычн)\S{0,12} (?:активност|вход|операци)|подтвердите (?:свою |вашу )?(?:личность|аккаунт|учетную запись|учётную запись|данные)/,
   /\baccount\b.{0,40}\b(?:sospeso|bloccato|limitato|disattivato|chiuso)|\battivit[aà] (?:insolita|sospetta)|\b(?:verifica|conferma|aggiorna) (?:il tuo|la tua|i tuoi) (?:account|identit[aà]|dati)/,
   /\b(?:account|rekening)\b.{0,40}\b(?:geblokkeerd|opgeschort|beperkt|gedeactiveerd|afgesloten)|\bongebruikelijke activiteit|\b(?:verifieer|bevestig) (?:uw|je) (?:account|identiteit|gegevens)/,
   /(?:账户|帐户|账号|帳號|帳戶).{0,10}(?:冻结|凍結|锁定|鎖定|停用|暂停|暫停|限制)|异常(?:活动|登录)|異常(?:活動|登入)|验证您的(?:身份|账户)/,
   /アカウント.{0,10}(?:停止|ロック|制限|凍結|無効)|不審な(?:アクティビティ|ログイン|アクセス)|本人確認/,
   // mailbox quota, held messages and expiring passwords: the webmail kit's story, in several languages
-  /\b(?:mailbox|inbox|e-?mail (?:account|storage)|storage quota)\b.{0,30}\b(?:full|almost full|exceeded|over quota|limit reached|out of (?:storage|space))\b|\b(?:pending|held|undelivered|blocked|suspended) (?:incoming )?(?:e-?mails?|messages)\b|\bpassword (?:will )?expires?\b|\bpassword (?:has )?expired\b|\bpostfach\b.{0,20}\b(?:voll|überschritten)|\bpasswort läuft\b.{0,20}\bab\b|\bbo[iî]te (?:aux lettres|mail|de r[eé]ception)\b.{0,20}\bpleine|\bmot de passe expire|\bbuz[oó]n\b.{0,20}\blleno|\bcontrase[nñ]a (?:caduca|expira)|почтов\S* ящик\S*.{0,20}переполнен|срок действия пароля/,
+  /\b(?:mailbox|inbox|e-?mail (?:account|storage)|storage quota)\b.{0,30}\b(?:full|almost full|exceeded|over quota|limit reached|out of (?:storage|space))\b|\b(?:pending|held|undelivered|blocked|suspended) (?:incoming )?(?:e-?mails?|messages)\b|\bpassword (?:will )?expires?\b|\bpassword (?:has )?expired\b|\bpostfach\b.{0,20}\b(?:voll|überschritten)|\bpasswort läuft\b.{0,20}\bab\b|\bbo[iî]te (?:aux lettres|mail|de r[eé]ception)\b.{0,20}\bpleine|\bmot de passe expire|\bbuz[oó]n\b.{0,20}\blleno|\bcontrase[nñ]a (?:caduca|expira)|почтов\S{0,12} ящик\S{0,12}.{0,20}переполнен|срок действия пароля/,
 ];
 
 /** Deadlines and consequences that push the visitor to act now. */
@@ -47,15 +47,15 @@ const PRESSURE: readonly RegExp[] = [
 /** Investment and crypto return promises: one entry per concept, each in every language, so hits count concepts. */
 const INVESTMENT: readonly RegExp[] = [
   // guaranteed or risk-free returns
-  /\bguaranteed (?:profits?|returns?|income|earnings)\b|\brisk[- ]free (?:investment|returns?|profits?)\b|гарантированн\S* (?:доход|прибыл|выплат|заработ)|\b(?:garantierte|sichere) (?:rendite|gewinne|einnahmen)|\brendements? garantis?|\bganancias garantizadas|\blucros? garantidos?|\bguadagn[oi] garantit[oi]|\bgegarandeerd rendement|保本|稳赚|穩賺|元本保証/,
+  /\bguaranteed (?:profits?|returns?|income|earnings)\b|\brisk[- ]free (?:investment|returns?|profits?)\b|гарантированн\S{0,12} (?:доход|прибыл|выплат|заработ)|\b(?:garantierte|sichere) (?:rendite|gewinne|einnahmen)|\brendements? garantis?|\bganancias garantizadas|\blucros? garantidos?|\bguadagn[oi] garantit[oi]|\bgegarandeerd rendement|保本|稳赚|穩賺|元本保証/,
   // passive income
-  /\bpassive income\b|пассивн\S* доход|\bpassives einkommen|\brevenus? passifs?|\bingresos pasivos|\brenda passiva|\brendita passiva|\bpassief inkomen|被动收入|被動收入|不労所得/,
+  /\bpassive income\b|пассивн\S{0,12} доход|\bpassives einkommen|\brevenus? passifs?|\bingresos pasivos|\brenda passiva|\brendita passiva|\bpassief inkomen|被动收入|被動收入|不労所得/,
   // earnings per day or a daily percentage
-  /\bearn (?:up to )?[$€£]?\s?\d[\d,.]{0,8}\s?(?:[$€£]|usd|eur)?\s?(?:per|a|every) (?:day|week|hour)\b|\b\d{1,3}(?:\.\d)?\s?% (?:daily|per day|a day|weekly|roi|profit)\b|\bdaily (?:profit|returns?|roi|payouts?)\b|(?:доход|прибыль|заработ\S*)[^.]{0,30}(?:в день|в сутки|каждый день)|\d[\d\s.,]{0,8}\s?(?:€|\$|euro?s?|руб\S*|рублей)?\s?(?:pro tag|par jour|al d[ií]a|por dia|al giorno|per dag|в день)|日收益|日利/,
+  /\bearn (?:up to )?[$€£]?\s?\d[\d,.]{0,8}\s?(?:[$€£]|usd|eur)?\s?(?:per|a|every) (?:day|week|hour)\b|\b\d{1,3}(?:\.\d)?\s?% (?:daily|per day|a day|weekly|roi|profit)\b|\bdaily (?:profit|returns?|roi|payouts?)\b|(?:доход|прибыль|заработ\S{0,12})[^.]{0,30}(?:в день|в сутки|каждый день)|\d[\d\s.,]{0,8}\s?(?:€|\$|euro?s?|руб\S{0,12}|рублей)?\s?(?:pro tag|par jour|al d[ií]a|por dia|al giorno|per dag|в день)|日收益|日利/,
   // plans, deposits, withdrawals, no experience needed
-  /\b(?:investment|trading|mining|staking) (?:plans?|packages?|bot)\b|\bminimum (?:deposit|investment)\b|\binstant withdrawals?\b|инвестиционн\S* (?:план|платформ|проект)|без вложений|без опыта|高收益投资|高配当/,
+  /\b(?:investment|trading|mining|staking) (?:plans?|packages?|bot)\b|\bminimum (?:deposit|investment)\b|\binstant withdrawals?\b|инвестиционн\S{0,12} (?:план|платформ|проект)|без вложений|без опыта|高收益投资|高配当/,
   // doubling crypto or money
-  /\bdouble your (?:bitcoin|btc|eth|crypto|money|investment|deposit)\b|удвои\S* (?:ваш\S* )?(?:биткоин|депозит|деньги|вложени)/,
+  /\bdouble your (?:bitcoin|btc|eth|crypto|money|investment|deposit)\b|удвои\S{0,12} (?:ваш\S{0,12} )?(?:биткоин|депозит|деньги|вложени)/,
 ];
 
 /** "Press Win+R, paste, press Enter" and their translations; a fake captcha's "verify you are human" step. */

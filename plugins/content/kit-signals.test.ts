@@ -81,6 +81,11 @@ describe('content: credential sinks', () => {
       '<form action="https://old-garden.org/wp/x.php" method="post"><input type="password" name="p"></form>',
     );
     assert.equal(php[0]?.kind, 'offsite_script');
+    // Another tenant of the same shared platform is another site.
+    const tenant = sinksOf(
+      '<form action="https://collector-77.vercel.app/submit" method="post"><input type="password" name="p"></form>',
+    );
+    assert.equal(tenant[0]?.kind, 'offsite');
   });
 
   it('leaves same-site posts and pages that collect nothing alone', () => {
