@@ -52,15 +52,15 @@ export class AgentSurface {
       detect: Omit<DetectionContext, 'surface' | 'signal'>;
       /** Flags raised outside this surface's detectors (a deep scan's), folded into the decision. */
       extraFlags?: readonly string[];
-      /** Called once the detectors are under way, to start work that runs alongside them (a reputation lookup). */
+      /** Called just before the detectors run, to start work that runs alongside them (a reputation lookup). */
       alongside?: () => void;
       assess(screen: SurfaceScreen): A | Promise<A>;
     },
     call: CallContext,
   ): Promise<EvaluatedSurface<A>> {
-    const detection = this.detectors.run(spec.surface, spec.detect);
+    // Started first: synchronous detectors run inside `run`, and the lookup's I/O should overlap them.
     spec.alongside?.();
-    const runs = await detection;
+    const runs = await this.detectors.run(spec.surface, spec.detect);
     const fired = firedFlags(runs);
     const flags = spec.extraFlags ? [...new Set([...fired, ...spec.extraFlags])].sort() : fired;
     const screen: SurfaceScreen = { runs, flags, injection: injectionSummary(runs) };
