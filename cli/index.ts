@@ -309,15 +309,19 @@ program
   .option('--rules <dir>', 'rules folder to judge under (default PREFLIGHT_RULES_DIR or rules/)')
   .option('--json', 'print one JSON object instead of tables', false)
   .option('--by <dims>', `extra breakdowns: ${REPLAY_DIMENSIONS.join(', ')} (comma-separated or repeated)`, dimensions)
-  .action(async (corpus: string, opts: { rules?: string; json: boolean; by?: ReplayDimension[] }) => {
-    const report = await runReplay(path.resolve(corpus), {
-      ...(opts.rules ? { rulesDir: path.resolve(opts.rules) } : {}),
-      json: opts.json,
-      by: opts.by ?? [],
-    });
-    process.stdout.write(opts.json ? `${JSON.stringify(report)}\n` : formatReplay(report));
-    if (report.records === 0) process.exitCode = 1;
-  });
+  .option('--verdicts <file>', 'also write one JSON line per record: {line, source, label, verdict, flags, findings}')
+  .action(
+    async (corpus: string, opts: { rules?: string; json: boolean; by?: ReplayDimension[]; verdicts?: string }) => {
+      const report = await runReplay(path.resolve(corpus), {
+        ...(opts.rules ? { rulesDir: path.resolve(opts.rules) } : {}),
+        ...(opts.verdicts ? { verdictsFile: path.resolve(opts.verdicts) } : {}),
+        json: opts.json,
+        by: opts.by ?? [],
+      });
+      process.stdout.write(opts.json ? `${JSON.stringify(report)}\n` : formatReplay(report));
+      if (report.records === 0) process.exitCode = 1;
+    },
+  );
 
 registerMcpCommand(program);
 

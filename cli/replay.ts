@@ -1,4 +1,5 @@
-import { createReadStream } from 'node:fs';
+import { once } from 'node:events';
+import { createReadStream, createWriteStream, type WriteStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import cliProgress from 'cli-progress';
 import { createPreflight } from '../app/index.ts';
@@ -18,6 +19,8 @@ export interface ReplayOptions {
   rulesDir?: string;
   json: boolean;
   by: ReplayDimension[];
+  /** Write one JSON line per judged record here (line, source, label, verdict, flags, findings): for error analysis. */
+  verdictsFile?: string;
 }
 
 type Label = 0 | 1;
@@ -181,6 +184,7 @@ export async function runReplay(corpus: string, opts: ReplayOptions): Promise<Re
 
   let lineNo = 0;
   let records = 0;
+  const verdictsOut: WriteStream | undefined = opts.verdictsFile ? createWriteStream(opts.verdictsFile) : undefined;
   try {
     const lines = createInterface({ input: createReadStream(corpus), crlfDelay: Number.POSITIVE_INFINITY });
     for await (const line of lines) {
@@ -210,6 +214,11 @@ export async function runReplay(corpus: string, opts: ReplayOptions): Promise<Re
               )
             : await checks.action(parseCheckActionRequest({ url: rec.input, intent: 'visit' }), call, DEFAULT_POLICY);
         verdict = answer.agent_decision as Verdict;
+        if (verdictsOut) {
+          const { flags, findings } = answer as { flags?: unknown; findings?: unknown };
+          const line = JSON.stringify({ line: lineNo, source: rec.source, label: rec.label, verdict, flags, findings });
+          if (!verdictsOut.write(`${line}\n`)) await once(verdictsOut, 'drain');
+        }
       } catch (err) {
         for (const t of tallies) t.errors++;
         errors.count++;
@@ -226,6 +235,7 @@ export async function runReplay(corpus: string, opts: ReplayOptions): Promise<Re
     }
   } finally {
     bar?.stop();
+    if (verdictsOut) await new Promise<void>((done) => verdictsOut.end(done));
     await app.close();
   }
 

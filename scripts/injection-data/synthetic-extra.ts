@@ -122,7 +122,7 @@ const FORMAT_NAMES = Object.keys(TOOL_FORMATS).sort();
 const proseCache = new WeakMap<object, readonly DataRecord[]>();
 
 /** Prose carriers (no code) of a split; cached per pool so the generator stays linear. */
-function prosePool(ctx: BuildContext, split: Split): readonly (DataRecord & { split: Split })[] {
+export function prosePool(ctx: BuildContext, split: Split): readonly (DataRecord & { split: Split })[] {
   const pool = ctx.carriers(split, ['content', 'prompt']);
   let prose = proseCache.get(pool);
   if (!prose) {

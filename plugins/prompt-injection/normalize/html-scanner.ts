@@ -321,6 +321,43 @@ function readTag(html: string, start: number): ParsedTag | NotATag {
   return { scanned: html.length };
 }
 
+/** `meta` names whose content search snippets, link previews and page-to-text tools read out. */
+const META_TEXT = new Set(['description', 'og:description', 'twitter:description', 'og:title', 'twitter:title']);
+
+/**
+ * Text a page carries in attributes: nobody sees it on screen, but page-to-Markdown tools, screen readers and link
+ * previews hand it to an agent (image `alt`, the meta description), which makes it a place to plant instructions.
+ * Returned only when it is prose (four words or more): one-word alt texts are labels.
+ */
+function attributeText(tag: ParsedTag): { text: string; via: string } | undefined {
+  let text: string | undefined;
+  let via = '';
+  if (tag.name === 'img' || tag.name === 'area') {
+    text = tag.attrs.get('alt');
+    via = `${tag.name} alt`;
+  } else if (tag.name === 'meta') {
+    const key = (tag.attrs.get('name') ?? tag.attrs.get('property'))?.toLowerCase();
+    if (key !== undefined && META_TEXT.has(key)) {
+      text = tag.attrs.get('content');
+      via = `meta ${key}`;
+    }
+  }
+  if (text === undefined || text.length < 12 || wordCount(text, 4) < 4) return undefined;
+  return { text, via };
+}
+
+/** Words in `text`, counting stops at `atLeast`. */
+function wordCount(text: string, atLeast: number): number {
+  let words = 0;
+  let inWord = false;
+  for (let i = 0; i < text.length && words < atLeast; i++) {
+    const space = text.charCodeAt(i) <= 0x20;
+    if (!space && !inWord) words++;
+    inWord = !space;
+  }
+  return words;
+}
+
 function frameFor(tag: ParsedTag, parent: Frame): Frame {
   const f: Frame = {
     name: tag.name,
@@ -486,6 +523,11 @@ export function extractHtml(html: string, meter?: Meter): HtmlText {
       i = gt < 0 ? n : gt + 1;
       textStart = i;
       continue;
+    }
+    const attributeProse = attributeText(tag);
+    if (attributeProse) {
+      flushHidden();
+      hidden.push(attributeProse);
     }
     if (VOID_ELEMENTS.has(tag.name) || tag.selfClosing) {
       boundary(tag.name);

@@ -1,6 +1,7 @@
 // Every source of the build, in the order that decides which copy of a duplicate text is kept.
 import type { Source } from '../source.ts';
 import { syntheticBenign, syntheticDirect, syntheticIndirect, syntheticObfuscated } from '../synthetic.ts';
+import { syntheticBenignMore, syntheticParaphrasesMore } from '../synthetic-compose-more.ts';
 import { syntheticParaphrases, syntheticPrompts, syntheticToolOutputs } from '../synthetic-extra.ts';
 import {
   deepsetInjections,
@@ -55,4 +56,6 @@ export const SOURCES: Source[] = [
   syntheticToolOutputs,
   syntheticPrompts,
   syntheticParaphrases,
+  syntheticParaphrasesMore,
+  syntheticBenignMore,
 ];
