@@ -11,6 +11,7 @@ import { ContentCheck } from '../core/checks/content-check.ts';
 import { DecisionSealer } from '../core/checks/seal.ts';
 import { ToolCallCheck } from '../core/checks/tool-call-check.ts';
 import { AppConfig } from '../core/config.ts';
+import { closeSigner } from '../core/contract/decision-contract.ts';
 import { loadOrCreateSigningKey, SigningKey } from '../core/contract/signing-keys.ts';
 import { ChangeListener } from '../core/db/change-listener.ts';
 import { type Database, openDatabase } from '../core/db/database.ts';
@@ -143,6 +144,7 @@ export async function createPreflight(config: AppConfig, opts: { db?: Database }
     sources,
     async close() {
       await authListener.close();
+      await closeSigner(signingKey);
       await container.resolve(WebhookTransport).close();
       await browser.close();
       await reports.close();
