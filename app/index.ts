@@ -11,6 +11,7 @@ import { ContentCheck } from '../core/checks/content-check.ts';
 import { DecisionSealer } from '../core/checks/seal.ts';
 import { ToolCallCheck } from '../core/checks/tool-call-check.ts';
 import { AppConfig } from '../core/config.ts';
+import { closeSigner } from '../core/contract/decision-contract.ts';
 import { loadOrCreateSigningKey, SigningKey } from '../core/contract/signing-keys.ts';
 import { ChangeListener } from '../core/db/change-listener.ts';
 import { type Database, openDatabase } from '../core/db/database.ts';
@@ -35,6 +36,7 @@ import { ToolPinStore } from '../core/tool-pins/tool-pin-store.ts';
 import { BrandCatalog, HostingCatalog } from '../core/url/catalogs.ts';
 import { WebAccessEvaluator } from '../core/web-access/web-access-evaluator.ts';
 import { WebhookService } from '../core/webhooks/webhook-service.ts';
+import { WebhookSubscriptions } from '../core/webhooks/webhook-subscriptions.ts';
 import { GuardedWebhookTransport, WebhookTransport } from '../core/webhooks/webhook-transport.ts';
 import { attachPrincipalCache, PrincipalCache } from '../core/workspaces/principal-cache.ts';
 import { type Lab, startLab } from '../lab/index.ts';
@@ -60,14 +62,22 @@ export async function createPreflight(config: AppConfig, opts: { db?: Database }
   const db = opts.db ?? (await openDatabase(config));
   const signingKey = await loadOrCreateSigningKey(db.knex);
   const lab = config.labSitesDir ? await startLab({ sitesDir: config.labSitesDir }) : undefined;
-  // Key lookups are cached while a listener hears every key/workspace change (revocations included) at once.
+  // Key lookups and webhook subscriptions are cached while one listener hears every change to them (revocations
+  // included) at once.
   let authListener: ChangeListener | undefined;
-  const principals = new PrincipalCache(() => authListener?.listening ?? false);
+  const live = () => authListener?.listening ?? false;
+  const principals = new PrincipalCache(live);
+  const webhookSubscriptions = new WebhookSubscriptions(live);
   authListener = new ChangeListener(
     db.url,
-    'preflight_auth',
-    (payload) => principals.invalidate(payload),
-    () => principals.flush(),
+    {
+      preflight_auth: (payload) => principals.invalidate(payload),
+      preflight_webhooks: (payload) => webhookSubscriptions.invalidate(payload),
+    },
+    () => {
+      principals.flush();
+      webhookSubscriptions.flush();
+    },
   );
   await authListener.start();
   attachPrincipalCache(db.knex, principals);
@@ -80,6 +90,7 @@ export async function createPreflight(config: AppConfig, opts: { db?: Database }
   container.registerInstance(Ruleset, ruleset);
   container.registerInstance(SigningKey, signingKey);
   container.registerInstance(PrincipalCache, principals);
+  container.registerInstance(WebhookSubscriptions, webhookSubscriptions);
   container.registerInstance(BrandCatalog, new BrandCatalog(ruleset.brands));
   container.registerInstance(HostingCatalog, new HostingCatalog(ruleset.hosting));
   container.registerInstance(InjectionRules, ruleset.injection);
@@ -133,6 +144,7 @@ export async function createPreflight(config: AppConfig, opts: { db?: Database }
     sources,
     async close() {
       await authListener.close();
+      await closeSigner(signingKey);
       await container.resolve(WebhookTransport).close();
       await browser.close();
       await reports.close();

@@ -65,21 +65,22 @@ const median = (xs: number[]) => {
   return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
 };
 
-export async function httpBench(
-  app: Preflight,
-  key: string,
-  opts: { seconds: number; connections: number; rounds: number },
-): Promise<{ bareUrl: string; serviceUrl: string }> {
+/** A bare Koa 3 JSON handler: body parser and a tiny JSON answer, nothing else. */
+export function bareKoa(): Koa {
   const bare = new Koa();
   bare.use(bodyParser({ enableTypes: ['json'] }));
   bare.use((ctx) => {
     const body = ctx.request.body as { content?: string };
     ctx.body = { ok: true, length: body.content?.length ?? 0 };
   });
-  const bareUrl = await listen(bare);
+  return bare;
+}
 
-  // The floor: the same bare handler plus what every decision must cost whatever else is optimised — hash the
-  // input, sign one contract (on the thread pool, as the service does), commit its audit row before answering.
+/**
+ * The floor: the bare handler plus what every decision must cost whatever else is optimised — hash the input,
+ * sign one contract (as the service does), commit its audit row before answering.
+ */
+export async function floorKoa(app: Preflight): Promise<Koa> {
   const knex = app.container.resolve(Knex);
   const audit = app.container.resolve(AuditWriter);
   const signingKey = app.container.resolve(SigningKey);
@@ -123,7 +124,18 @@ export async function httpBench(
     });
     ctx.body = { decision };
   });
-  const floorUrl = await listen(floor);
+  return floor;
+}
+
+export async function httpBench(
+  app: Preflight,
+  key: string,
+  opts: { seconds: number; connections: number; rounds: number },
+): Promise<{ bareUrl: string; serviceUrl: string }> {
+  const bareUrl = await listen(bareKoa());
+  const knex = app.container.resolve(Knex);
+  const audit = app.container.resolve(AuditWriter);
+  const floorUrl = await listen(await floorKoa(app));
   const serviceUrl = await listen(createHttpApp(app));
 
   // Round trips: every statement knex sends, plus the audit writer's own (raw pg) batches.

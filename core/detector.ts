@@ -33,6 +33,13 @@ export interface DetectorMeta<Config = unknown> {
   /** A best-effort detector that throws or runs past its budget yields no findings instead of failing the check. */
   bestEffort?: boolean;
   timeoutMs?: number;
+  /**
+   * Surfaces on which `detect` is a function of the context's `url`, `target`, `text` and `texts` alone (no I/O, no
+   * clock, no state beyond its config and immutable deps such as the catalogs). There the pipeline may hand back
+   * the output of an earlier run on the same input instead of running it again (core/pipeline/output-memo.ts):
+   * a repeated destination does not pay for the same lexical analysis twice. Leave a surface out when in doubt.
+   */
+  deterministicOn?: readonly Surface[];
 }
 
 export interface Finding {

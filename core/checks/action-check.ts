@@ -7,7 +7,7 @@ import { DecisionEngines } from '../decisions/decision-engines.ts';
 import { PluginCatalog } from '../pipeline/plugin-catalog.ts';
 import type { DetectorSet } from '../pipeline/run-detectors.ts';
 import { type Reputation, ReputationService } from '../reputation/reputation-service.ts';
-import { canonicalJson, Ruleset, type Verdict } from '../rules/ruleset.ts';
+import { flatCanonicalJson, Ruleset, type Verdict } from '../rules/ruleset.ts';
 import { type RiskLevel, riskLevelOf } from '../scoring/risk-level.ts';
 import { HostingCatalog } from '../url/catalogs.ts';
 import { parseTarget, type Target } from '../url/target.ts';
@@ -168,7 +168,7 @@ export class ActionCheck {
               }
               return out;
             },
-            input: canonicalJson(input),
+            input: flatCanonicalJson(input),
             maxTtlSeconds: this.ttl(reputation, destination.malicious),
           };
         },

@@ -1,6 +1,7 @@
 import { type KeyObject, randomUUID, sign, verify } from 'node:crypto';
 import type { Surface } from '../detector.ts';
 import { canonicalJson, sha256Hex, type Verdict } from '../rules/ruleset.ts';
+import { BatchSigner } from './batch-signer.ts';
 import type { SigningKey } from './signing-keys.ts';
 
 export const DECISION_SCHEMA = 'service.decision.v1';
@@ -95,17 +96,32 @@ export function issueDecision(fields: UnsignedContract, key: SigningKey): Decisi
   return { ...body, signature };
 }
 
+// One batch signer per key (core/contract/batch-signer.ts), made on the key's first asynchronous signature.
+const signers = new WeakMap<SigningKey, BatchSigner>();
+
+function signerOf(key: SigningKey): BatchSigner {
+  let signer = signers.get(key);
+  if (!signer) {
+    signer = new BatchSigner(key.privateKey);
+    signers.set(key, signer);
+  }
+  return signer;
+}
+
+/** Stops the key's signing worker, if it has one (app shutdown). */
+export async function closeSigner(key: SigningKey): Promise<void> {
+  await signers.get(key)?.close();
+  signers.delete(key);
+}
+
 /**
- * issueDecision with the Ed25519 signature computed on libuv's thread pool, so the event loop keeps serving other
- * requests meanwhile (one signature per decision either way).
+ * issueDecision with the Ed25519 signature computed off the event loop, batched per event-loop turn (one signature
+ * per decision either way, over the same canonical bytes).
  */
 export async function issueDecisionAsync(fields: UnsignedContract, key: SigningKey): Promise<DecisionContract> {
   const body = unsignedBody(fields, key);
-  const data = Buffer.from(contractCanonicalJson(body));
-  const signature = await new Promise<Buffer>((resolve, reject) =>
-    sign(null, data, key.privateKey, (err, sig) => (err ? reject(err) : resolve(sig))),
-  );
-  return { ...body, signature: signature.toString('base64url') };
+  const signature = await signerOf(key).sign(contractCanonicalJson(body));
+  return { ...body, signature };
 }
 
 /** Checks the signature over the canonical JSON of every other field. */

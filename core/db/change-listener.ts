@@ -1,7 +1,8 @@
 import pg from 'pg';
 
 /**
- * One dedicated connection that LISTENs on a channel for as long as the app runs. It reconnects with backoff when
+ * One dedicated connection that LISTENs on one or more channels for as long as the app runs (one connection per
+ * process, whatever the number of caches that depend on it). It reconnects with backoff when
  * the connection drops; `onReset` runs whenever notifications may have been missed (on every disconnect and again
  * once listening resumes), so whoever caches on the strength of these notifications can flush.
  */
@@ -15,8 +16,8 @@ export class ChangeListener {
 
   constructor(
     private readonly url: string,
-    private readonly channel: string,
-    private readonly onMessage: (payload: string) => void,
+    /** Channel → what to do with each of its payloads. */
+    private readonly channels: Readonly<Record<string, (payload: string) => void>>,
     private readonly onReset: () => void,
     private readonly log: (line: string) => void = (l) => process.stderr.write(`${l}\n`),
   ) {}
@@ -31,7 +32,7 @@ export class ChangeListener {
     const client = new pg.Client({ connectionString: this.url, application_name: 'preflight-listener' });
     this.client = client;
     client.on('notification', (n) => {
-      if (n.channel === this.channel) this.onMessage(n.payload ?? '');
+      if (Object.hasOwn(this.channels, n.channel)) this.channels[n.channel]!(n.payload ?? '');
     });
     const lost = (why: string) => {
       if (this.client !== client) return;
@@ -42,7 +43,9 @@ export class ChangeListener {
       client.on('error', () => {});
       void client.end().catch(() => {});
       if (this.closed) return;
-      this.log(`preflight: ${this.channel} listener lost (${why}); reconnecting in ${this.retryMs} ms`);
+      this.log(
+        `preflight: ${Object.keys(this.channels).join(', ')} listener lost (${why}); reconnecting in ${this.retryMs} ms`,
+      );
       this.timer = setTimeout(() => void this.connect(), this.retryMs);
       this.timer.unref();
       this.retryMs = Math.min(this.retryMs * 2, 5_000);
@@ -51,7 +54,7 @@ export class ChangeListener {
     client.on('end', () => lost('connection ended'));
     try {
       await client.connect();
-      await client.query(`LISTEN ${pg.escapeIdentifier(this.channel)}`);
+      for (const channel of Object.keys(this.channels)) await client.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
       if (this.client !== client) return;
       // Anything cached before this point may have missed a notification while we were away.
       this.onReset();

@@ -1,4 +1,4 @@
-import { canonicalJson } from '../rules/ruleset.ts';
+import { flatCanonicalJson } from '../rules/ruleset.ts';
 
 /** How many fact sets a memo keeps; the oldest is forgotten first. */
 export const FACT_MEMO_LIMIT = 10_000;
@@ -16,7 +16,7 @@ export class FactMemo<T> {
   constructor(private readonly limit = FACT_MEMO_LIMIT) {}
 
   get(facts: unknown, evaluate: () => Promise<T>): Promise<T> {
-    const key = canonicalJson(facts);
+    const key = flatCanonicalJson(facts);
     const hit = this.answers.get(key);
     if (hit) return hit;
     const pending = evaluate();

@@ -134,7 +134,8 @@ export function metricsOf(container: DependencyContainer, knex: Knex): Metrics {
   const metrics = new Metrics(knex);
   container.registerInstance(Metrics, metrics);
   container.resolve(DetectorSet).observers.push((run) => {
-    metrics.detectorDuration.observe({ detector: run.pluginId }, run.durationMs / 1000);
+    // A memoised output (core/pipeline/output-memo.ts) ran no detector: no run time to record.
+    if (!run.memoised) metrics.detectorDuration.observe({ detector: run.pluginId }, run.durationMs / 1000);
     if (run.skipped) {
       const reason = /exceeded its .* budget/.test(run.skipped.reason) ? 'timeout' : 'error';
       metrics.detectorSkips.inc({ detector: run.pluginId, reason });

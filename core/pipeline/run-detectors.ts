@@ -1,5 +1,6 @@
 import type { DependencyContainer } from 'tsyringe';
 import type { DetectionContext, Detector, DetectorOutput, Finding, Surface } from '../detector.ts';
+import { OutputMemo } from './output-memo.ts';
 import type { PluginCatalog, PluginModule, PluginProvides } from './plugin-catalog.ts';
 
 export class ContractViolation extends Error {}
@@ -12,6 +13,8 @@ export interface DetectorRun {
   /** Set when a best-effort detector failed or ran out of time: it contributes nothing. */
   skipped?: { reason: string };
   durationMs: number;
+  /** The output of an earlier run on the same input (a deterministic detector, core/pipeline/output-memo.ts). */
+  memoised?: true;
 }
 
 const DEFAULT_TIMEOUT_MS = 5_000;
@@ -24,6 +27,8 @@ function isPromiseLike<T>(value: T | Promise<T>): value is Promise<T> {
 export class DetectorSet {
   private readonly instances = new Map<string, Detector>();
   private readonly provides = new Map<string, PluginProvides>();
+  /** `${surface} ${pluginId}` → that detector's output memo, for the surfaces it is deterministic on. */
+  private readonly memos = new Map<string, OutputMemo>();
   /** Told of every finished or skipped run (metrics); must not throw. */
   readonly observers: ((run: DetectorRun) => void)[] = [];
 
@@ -38,13 +43,46 @@ export class DetectorSet {
       for (const [name, token] of Object.entries(detector.deps ?? {})) deps[name] = container.resolve(token as never);
       const config = { ...(detector.meta.defaultConfig as object), ...(configs[detector.meta.id] as object) };
       this.instances.set(detector.meta.id, detector.create({ deps, config }));
+      for (const surface of detector.meta.deterministicOn ?? []) {
+        this.memos.set(`${surface} ${detector.meta.id}`, new OutputMemo());
+      }
     }
+  }
+
+  /** The output memo of a detector on a surface, if it is deterministic there (tests and metrics read it). */
+  memoOf(surface: Surface, pluginId: string): OutputMemo | undefined {
+    return this.memos.get(`${surface} ${pluginId}`);
   }
 
   /** Runs the surface's detectors in parallel, each under its own budget. */
   async run(surface: Surface, ctx: Omit<DetectionContext, 'surface' | 'signal'>): Promise<DetectorRun[]> {
-    const runs = this.catalog.forSurface(surface).map((m) => this.runOne(m, { ...ctx, surface }));
+    const full = { ...ctx, surface };
+    let key: string | undefined | null = null; // computed once, on the first detector that has a memo
+    const runs = this.catalog.forSurface(surface).map((m) => {
+      const memo = this.memos.get(`${surface} ${m.detector.meta.id}`);
+      if (!memo) return this.runOne(m, full);
+      if (key === null) key = OutputMemo.keyOf(full);
+      return key === undefined ? this.runOne(m, full) : this.memoised(m, full, memo, key);
+    });
     return runs.some(isPromiseLike) ? Promise.all(runs) : (runs as DetectorRun[]);
+  }
+
+  /** A deterministic detector: the kept output for this input, else a run whose finished output is kept. */
+  private memoised(
+    module: PluginModule,
+    ctx: Omit<DetectionContext, 'signal'>,
+    memo: OutputMemo,
+    key: string,
+  ): DetectorRun | Promise<DetectorRun> {
+    const { meta } = module.detector;
+    const output = memo.get(key);
+    if (output) return this.observed({ pluginId: meta.id, output, durationMs: 0, memoised: true });
+    const keep = (run: DetectorRun) => {
+      if (run.output && !run.skipped) memo.put(key, run.output);
+      return run;
+    };
+    const run = this.runOne(module, ctx);
+    return isPromiseLike(run) ? run.then(keep) : keep(run);
   }
 
   private runOne(module: PluginModule, ctx: Omit<DetectionContext, 'signal'>): DetectorRun | Promise<DetectorRun> {

@@ -1,4 +1,5 @@
 import { Engine, type RuleProperties } from 'json-rules-engine';
+import { FactMemo } from '../decisions/fact-memo.ts';
 import type { EventBus, WorkspaceEvent } from '../events/event-bus.ts';
 import type { EscalationRule } from '../rules/ruleset.ts';
 import { TICKET_SEVERITIES, type TicketService } from './ticket-service.ts';
@@ -11,17 +12,25 @@ import { TICKET_SEVERITIES, type TicketService } from './ticket-service.ts';
 export function subscribeEscalation(bus: EventBus, tickets: TicketService, rules: readonly EscalationRule[]): void {
   if (rules.length === 0) return;
   const engine = new Engine(rules as unknown as RuleProperties[], { allowUndefinedFacts: true });
-  bus.subscribe(async (event) => {
-    const source = sourceOf(event);
-    if (!source) return;
-    const { results } = await engine.run(factsOf(event));
-    if (results.length === 0) return;
+  // The facts are the engine's whole input and the rules are fixed for the app's lifetime, so the winner is
+  // memoised per fact set (every blocked decision publishes an event; most share a handful of fact sets).
+  const memo = new FactMemo<Escalation | undefined>();
+  const escalationOf = async (facts: Record<string, unknown>): Promise<Escalation | undefined> => {
+    const { results } = await engine.run(facts);
+    if (results.length === 0) return undefined;
     const hits = results.map((r) => ({
       name: String(r.name),
       ...(r.event?.params as { severity: (typeof TICKET_SEVERITIES)[number]; reason: string }),
     }));
     hits.sort((a, b) => TICKET_SEVERITIES.indexOf(b.severity) - TICKET_SEVERITIES.indexOf(a.severity));
-    const winner = hits[0]!;
+    return hits[0]!;
+  };
+  bus.subscribe(async (event) => {
+    const source = sourceOf(event);
+    if (!source) return;
+    const facts = factsOf(event);
+    const winner = await memo.get(facts, () => escalationOf(facts));
+    if (!winner) return;
     await tickets.open(event.workspace_id, {
       source,
       severity: winner.severity,
@@ -30,6 +39,12 @@ export function subscribeEscalation(bus: EventBus, tickets: TicketService, rules
       opened_by: `escalation:${winner.name}`,
     });
   });
+}
+
+interface Escalation {
+  name: string;
+  severity: (typeof TICKET_SEVERITIES)[number];
+  reason: string;
 }
 
 function sourceOf(event: WorkspaceEvent) {

@@ -2,8 +2,9 @@ import { randomUUID } from 'node:crypto';
 import type { JobHelpers } from 'graphile-worker';
 import { inject, injectable } from 'tsyringe';
 import { Knex } from '../db/knex-token.ts';
-import { EVENT_TYPES, type EventType, type WorkspaceEvent } from '../events/event-bus.ts';
+import { type EventType, type WorkspaceEvent } from '../events/event-bus.ts';
 import { newWebhookSecret, signWebhook } from './signing.ts';
+import { type Subscription, WebhookSubscriptions } from './webhook-subscriptions.ts';
 import { WebhookRefused, WebhookTransport } from './webhook-transport.ts';
 
 /** Attempts per delivery job; graphile-worker waits exp(min(attempt, 10)) seconds between them (2.7 s … 50 min). */
@@ -51,6 +52,7 @@ export class WebhookService {
   constructor(
     @inject(Knex) private readonly knex: Knex,
     @inject(WebhookTransport) private readonly transport: WebhookTransport,
+    @inject(WebhookSubscriptions) private readonly subscriptions: WebhookSubscriptions,
   ) {}
 
   async createEndpoint(
@@ -67,6 +69,7 @@ export class WebhookService {
         description: req.description ?? null,
       })
       .returning('*');
+    this.changed(workspaceId);
     return { ...endpointView(row), secret };
   }
 
@@ -93,12 +96,28 @@ export class WebhookService {
       .where({ workspace_id: workspaceId, id })
       .update(changes)
       .returning('*');
+    if (row) this.changed(workspaceId);
     return row && endpointView(row);
   }
 
   async deleteEndpoint(workspaceId: string, id: string): Promise<boolean> {
     if (!UUID.test(id)) return false;
-    return (await this.knex('webhook_endpoints').where({ workspace_id: workspaceId, id }).delete()) > 0;
+    const deleted = (await this.knex('webhook_endpoints').where({ workspace_id: workspaceId, id }).delete()) > 0;
+    if (deleted) this.changed(workspaceId);
+    return deleted;
+  }
+
+  /** A change this process just committed: dropped from its own cache at once (others hear the NOTIFY). */
+  private changed(workspaceId: string): void {
+    this.subscriptions.invalidate(`workspace:${workspaceId}`);
+  }
+
+  private async loadSubscriptions(workspaceId: string): Promise<Subscription[]> {
+    return this.knex('webhook_endpoints')
+      .where({ workspace_id: workspaceId, enabled: true })
+      .orderBy('created_at')
+      .orderBy('id')
+      .select('id', 'event_types');
   }
 
   /**
@@ -106,18 +125,34 @@ export class WebhookService {
    * jobs added in one transaction, so an event is either queued for every endpoint or for none.
    */
   async enqueue(event: WorkspaceEvent): Promise<void> {
-    const endpoints = await this.knex('webhook_endpoints')
-      .where({ workspace_id: event.workspace_id, enabled: true })
-      .whereRaw('? = any(event_types)', [event.type])
-      .select('id');
+    // From the subscription cache (webhook-subscriptions.ts) while it is live; a read of webhook_endpoints otherwise.
+    const endpoints = await this.subscriptions.subscribersOf(event.workspace_id, event.type, (ws) =>
+      this.loadSubscriptions(ws),
+    );
     if (endpoints.length === 0) return;
+    try {
+      await this.insertDeliveries(event, endpoints);
+    } catch (err) {
+      // An endpoint deleted a moment ago (its NOTIFY still on the way) fails the delivery's foreign key: drop the
+      // workspace's entry and try once more from the table itself.
+      this.changed(event.workspace_id);
+      const fresh = await this.subscriptions.subscribersOf(event.workspace_id, event.type, (ws) =>
+        this.loadSubscriptions(ws),
+      );
+      if (fresh.length === 0) return;
+      if (fresh.length === endpoints.length && fresh.every((s, i) => s.id === endpoints[i]!.id)) throw err;
+      await this.insertDeliveries(event, fresh);
+    }
+  }
+
+  private async insertDeliveries(event: WorkspaceEvent, endpoints: readonly Subscription[]): Promise<void> {
     const messageId = `msg_${randomUUID()}`;
     // Standard Webhooks payload shape: type, timestamp, data.
     const payload = JSON.stringify({ type: event.type, timestamp: event.occurred_at, data: event.data });
     await this.knex.transaction(async (trx) => {
       const rows: { id: string }[] = await trx('webhook_deliveries')
         .insert(
-          endpoints.map((e: { id: string }) => ({
+          endpoints.map((e) => ({
             workspace_id: event.workspace_id,
             endpoint_id: e.id,
             message_id: messageId,

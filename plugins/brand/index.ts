@@ -80,6 +80,8 @@ export default defineDetector({
     description:
       'Brand impersonation: brand tokens, homoglyph and typo look-alikes of trusted brands on hosts the brand does not own; on scans also brand-titled password pages and look-alike names on the host’s certificates.',
     surfaces: ['agent_action', 'scan'],
+    // On agent_action detect() reads only the URL (and page text) with immutable catalogs: its output may be reused.
+    deterministicOn: ['agent_action'],
     flags: {
       'content:brand_impersonation': {
         description:

@@ -10,6 +10,8 @@ export default defineDetector<ScanDeps, InfrastructureConfig>({
     description:
       'Hosting surface of the destination: bare IP literals and free-hosting tenants with their lure and brand signals (every surface); on scans also the hosting provider and ASN, abuse-associated networks, and certificates or favicons reused from hosts we flagged before.',
     surfaces: ['agent_action', 'scan'],
+    // On agent_action detect() reads only the URL (and page text) with immutable catalogs: its output may be reused.
+    deterministicOn: ['agent_action'],
     flags: {
       'infrastructure:ip_literal_surface': { description: 'Target is a bare IP.' },
       'infrastructure:free_hosting_surface': { description: 'Multi-workspace free-hosting surface.' },

@@ -60,6 +60,8 @@ export default defineDetector({
     description:
       'OAuth / OpenID Connect authorize-flow abuse read from the URL (and page text when given): provider mismatch, encoded authorize payloads, malformed flows, fake consent handoffs.',
     surfaces: ['agent_action', 'scan'],
+    // On agent_action detect() reads only the URL (and page text) with immutable catalogs: its output may be reused.
+    deterministicOn: ['agent_action'],
     flags: {
       'oauth:provider_mismatch': {
         description: 'Authorize flow references a known provider brand on a different domain.',

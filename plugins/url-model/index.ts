@@ -20,6 +20,8 @@ export default defineDetector<{ brands: BrandCatalog; hosting: HostingCatalog },
     description:
       'Learned URL scorer: logistic regression over hashed lexical features of the URL (host words and trigrams, TLD, digits, hyphens, entropy, brand words off the brand’s domains, free-hosting tenancy, path words). Brand-owned and popular sites are never scored.',
     surfaces: ['agent_action'],
+    // On agent_action detect() reads only the URL (and page text) with immutable catalogs: its output may be reused.
+    deterministicOn: ['agent_action'],
     flags: {
       'url:learned_phishing_likelihood': {
         description:

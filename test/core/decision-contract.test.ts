@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
-import { generateKeyPairSync } from 'node:crypto';
+import { generateKeyPairSync, sign } from 'node:crypto';
 import { describe, it } from 'node:test';
+import { BatchSigner } from '../../core/contract/batch-signer.ts';
 import {
+  closeSigner,
   contractCanonicalJson,
   DECISION_SCHEMA,
   decisionSha256,
@@ -72,5 +74,32 @@ describe('decision contract', () => {
     const c = await issueDecisionAsync(fields, key);
     assert.ok(verifyDecision(c, publicKey));
     assert.equal(verifyDecision({ ...c, reasons: ['other'] }, publicKey), false);
+  });
+
+  it('signs every contract of a turn in one batch, each byte for byte what signing here gives', async () => {
+    const many = Array.from({ length: 50 }, (_, i) => ({ ...fields, request_id: `req-${i}` }));
+    const contracts = await Promise.all(many.map((f) => issueDecisionAsync(f, key)));
+    for (const c of contracts) {
+      const { signature, ...body } = c;
+      // Ed25519 is deterministic: the worker's signature is the one this thread makes over the same bytes.
+      assert.equal(signature, sign(null, Buffer.from(contractCanonicalJson(body)), privateKey).toString('base64url'));
+      assert.ok(verifyDecision(c, publicKey));
+    }
+    await closeSigner(key);
+  });
+
+  it('a worker that dies or is closed mid-batch leaves no signature behind: the rest are signed on this thread', async () => {
+    const signer = new BatchSigner(privateKey);
+    const data = Array.from({ length: 20 }, (_, i) => `payload ${i}`);
+    const expected = data.map((d) => sign(null, Buffer.from(d), privateKey).toString('base64url'));
+    assert.deepEqual(await Promise.all(data.map((d) => signer.sign(d))), expected);
+    assert.equal(signer.stats.batches, 1);
+    // Closed while a batch is on its way: that batch and later ones still come back signed.
+    const pending = Promise.all(data.map((d) => signer.sign(d)));
+    await new Promise((r) => setImmediate(r));
+    await signer.close();
+    assert.deepEqual(await pending, expected);
+    assert.deepEqual(await Promise.all(data.map((d) => signer.sign(d))), expected);
+    assert.ok(signer.stats.fallbacks >= 1, 'signed on this thread after close');
   });
 });

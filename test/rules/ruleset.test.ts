@@ -6,7 +6,7 @@ import { describe, it } from 'node:test';
 import { pluginCatalog } from '../../app/index.ts';
 import { ROOT_DIR } from '../../core/config.ts';
 import { DecisionEngines } from '../../core/decisions/decision-engines.ts';
-import { loadRuleset, RulesError } from '../../core/rules/ruleset.ts';
+import { canonicalJson, flatCanonicalJson, loadRuleset, RulesError } from '../../core/rules/ruleset.ts';
 
 function copyRules(): string {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'preflight-rules-'));
@@ -199,5 +199,50 @@ describe('rules loading and validation', () => {
 
     writeFileSync(path.join(dir, 'detectors.json'), JSON.stringify({ whios: {} }));
     assert.match(problemsOf(dir)[0]?.message ?? '', /unknown plugin whios/);
+  });
+
+  it('flatCanonicalJson is canonicalJson byte for byte, and refuses what it refuses, on generated records', () => {
+    let seed = 11;
+    const next = () => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed;
+    };
+    const strings = [
+      '',
+      'a',
+      'Z',
+      'é',
+      'ﬁ',
+      '😀',
+      'line\nbreak',
+      'q"uote',
+      'back\\slash',
+      '\u2028',
+      '\u0000',
+      'a\uD800',
+    ];
+    const values = () => {
+      const n = next() % 8;
+      if (n === 0) return strings[next() % strings.length];
+      if (n === 1) return (next() % 2000) - 1000 + (next() % 3 === 0 ? 0.5 : 0);
+      if (n === 2) return next() % 2 === 0;
+      if (n === 3) return null;
+      if (n === 4) return undefined;
+      if (n === 5) return strings.filter(() => next() % 3 === 0);
+      if (n === 6) return [1, 'x'];
+      return { nested: strings[next() % strings.length] };
+    };
+    for (let i = 0; i < 2000; i++) {
+      const record: Record<string, unknown> = {};
+      for (let k = next() % 6; k > 0; k--) record[strings[next() % strings.length]! + (next() % 3)] = values();
+      let expected: string | Error;
+      try {
+        expected = canonicalJson(record);
+      } catch (err) {
+        expected = err as Error;
+      }
+      if (expected instanceof Error) assert.throws(() => flatCanonicalJson(record), JSON.stringify(record));
+      else assert.equal(flatCanonicalJson(record), expected);
+    }
   });
 });
