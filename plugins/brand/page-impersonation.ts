@@ -6,10 +6,9 @@
 //
 // Brands come from rules/brands.json (their display names and owned domains) plus page-identities.json (the other
 // names a brand's pages use — "iCloud", "Office 365" — and commonly imitated brands that need no URL matching).
-import type { BrandCatalog, BrandEntry, ScanEvidence, Target } from '../../core/plugin-api.ts';
+import type { BrandCatalog, BrandEntry, HtmlDocument, ScanEvidence, Target } from '../../core/plugin-api.ts';
 import { brandOwning } from '../../core/plugin-api.ts';
 import { credentialFunnel } from '../content/credential-fields.ts';
-import type { HtmlDocument } from '../content/html-document.ts';
 import { pageViewOf } from '../content/page-view.ts';
 import identities from './page-identities.json' with { type: 'json' };
 

@@ -1,9 +1,8 @@
 // The one page the content detector judges, from the best source available: the browser's final DOM and observed
 // behaviours when Chromium ran, otherwise the fetched HTML of the last hop with its inline scripts read statically.
 import type { ScanEvidence } from '../../core/plugin-api.ts';
-import { parseTarget, type Target } from '../../core/plugin-api.ts';
+import { type HtmlDocument, MAX_HTML_CHARS, parseTarget, readHtml, type Target } from '../../core/plugin-api.ts';
 import { type DecodedMarkup, decodeEncodedMarkup } from './encoded-markup.ts';
-import { type HtmlDocument, MAX_HTML_CHARS, readHtml } from './html-document.ts';
 import { type PageBehaviors, staticBehaviors } from './script-behaviors.ts';
 
 export interface PageView {
