@@ -220,7 +220,11 @@ function sameName(a: readonly string[], b: readonly string[]): boolean {
 
 export function foreignPageIdentity(evidence: ScanEvidence, catalog: BrandCatalog): ForeignIdentity | undefined {
   const view = pageViewOf(evidence);
-  if (!view) return undefined;
+  return view ? foreignIdentityOf(view, catalog) : undefined;
+}
+
+/** Foreign identity on one page view: the scanned page, or the page its call to action leads to. */
+export function foreignIdentityOf(view: PageView, catalog: BrandCatalog): ForeignIdentity | undefined {
   const { doc, page } = view;
   if (page.isIp || brandOwning(page, catalog)) return undefined;
   if (view.visibleText.length > SIGN_IN_PAGE_CHARS) return undefined;

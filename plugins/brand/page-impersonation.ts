@@ -9,7 +9,7 @@
 import type { BrandCatalog, BrandEntry, HtmlDocument, ScanEvidence, Target } from '../../core/plugin-api.ts';
 import { brandOwning } from '../../core/plugin-api.ts';
 import { credentialFunnel } from '../content/credential-fields.ts';
-import { pageViewOf } from '../content/page-view.ts';
+import { type PageView, pageViewOf } from '../content/page-view.ts';
 import identities from './page-identities.json' with { type: 'json' };
 
 export interface PageImpersonation {
@@ -218,7 +218,11 @@ function presents(kinds: readonly string[]): boolean {
 
 export function pageImpersonation(evidence: ScanEvidence, catalog: BrandCatalog): PageImpersonation[] {
   const view = pageViewOf(evidence);
-  if (!view) return [];
+  return view ? pageImpersonationOf(view, catalog) : [];
+}
+
+/** Page impersonation on one page view: the scanned page, or the page its call to action leads to. */
+export function pageImpersonationOf(view: PageView, catalog: BrandCatalog): PageImpersonation[] {
   const { doc, page } = view;
   if (brandOwning(page, catalog)) return [];
   const funnel = credentialFunnel(doc);

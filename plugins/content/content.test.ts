@@ -22,7 +22,7 @@ import { staticBehaviors } from './script-behaviors.ts';
 import { findVendorChallenge } from './vendor-challenges.ts';
 
 const catalogs = shippedCatalogs();
-const detector = plugin.create({ deps: catalogs, config: undefined });
+const detector = plugin.create({ deps: catalogs, config: plugin.meta.defaultConfig! });
 const ALL_FLAGS = Object.keys(plugin.meta.flags);
 
 describe('content: HTML reading', () => {
