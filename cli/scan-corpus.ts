@@ -6,6 +6,7 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import { createPreflight } from '../app/index.ts';
 import { loadConfig } from '../core/config.ts';
+import { Ruleset } from '../core/rules/ruleset.ts';
 import { ScanService } from '../core/scan/scan-service.ts';
 import { scanTargetOf } from '../server/requests/scan.ts';
 
@@ -36,6 +37,8 @@ export interface CorpusLabelSummary {
 export interface CorpusReport {
   sites_dir: string;
   browser: boolean;
+  rules_dir: string;
+  ruleset_hash: string;
   labels: CorpusLabelSummary[];
   sites: CorpusRow[];
 }
@@ -45,16 +48,19 @@ const DANGEROUS = new Set(['high', 'critical']);
 export async function runScanCorpus(
   sitesDir: string,
   labelsFile: string,
-  opts: { browser: boolean; concurrency: number },
+  opts: { browser: boolean; concurrency: number; rulesDir?: string },
 ): Promise<CorpusReport> {
   const labels: CorpusLabels = JSON.parse(readFileSync(labelsFile, 'utf8'));
-  const config = loadConfig();
+  const base = loadConfig();
+  // A rules folder of its own (its local/ overlay included), as `replay --rules`: ablations weigh a flag 0 there.
+  const config = opts.rulesDir ? { ...base, rulesDir: opts.rulesDir } : base;
   const app = await createPreflight({
     ...config,
     labSitesDir: sitesDir,
     sources: { ...config.sources, cacheTtlMs: 0 },
   });
   const rows: CorpusRow[] = [];
+  const rulesetHash = app.container.resolve(Ruleset).hash;
   try {
     const scans = app.container.resolve(ScanService);
     const hosts = Object.keys(labels).sort();
@@ -118,12 +124,19 @@ export async function runScanCorpus(
       expect_flags_met: rs.filter((r) => r.missing_flags.length === 0).length,
     };
   });
-  return { sites_dir: sitesDir, browser: opts.browser, labels: summaries, sites: rows };
+  return {
+    sites_dir: sitesDir,
+    browser: opts.browser,
+    rules_dir: config.rulesDir,
+    ruleset_hash: rulesetHash,
+    labels: summaries,
+    sites: rows,
+  };
 }
 
 export function formatScanCorpus(report: CorpusReport): string {
   const lines = [
-    `scan-corpus ${report.sites_dir} (${report.browser ? 'with Chromium' : 'no browser'})`,
+    `scan-corpus ${report.sites_dir} (${report.browser ? 'with Chromium' : 'no browser'}), rules ${report.rules_dir} (ruleset_hash ${report.ruleset_hash})`,
     '',
     '| label | n | high/critical | rate | expect_flags met |',
     '|---|---|---|---|---|',
@@ -150,14 +163,20 @@ export function registerScanCorpus(program: Command): void {
     )
     .argument('<sites_dir>', 'site folders (DESIGN.md §7 format)')
     .argument('<labels>', 'LABELS.json: {host: {label, expect_flags}}')
+    .option('--rules <dir>', 'rules folder to judge under (default PREFLIGHT_RULES_DIR or rules/)')
     .option('--json', 'print one JSON object instead of tables', false)
     .option('--no-browser', 'scan without Chromium')
     .option('--concurrency <n>', 'scans at once', (v) => Number.parseInt(v, 10), 2)
     .action(
-      async (sitesDir: string, labels: string, opts: { json: boolean; browser: boolean; concurrency: number }) => {
+      async (
+        sitesDir: string,
+        labels: string,
+        opts: { json: boolean; browser: boolean; concurrency: number; rules?: string },
+      ) => {
         const report = await runScanCorpus(path.resolve(sitesDir), path.resolve(labels), {
           browser: opts.browser,
           concurrency: opts.concurrency,
+          ...(opts.rules ? { rulesDir: path.resolve(opts.rules) } : {}),
         });
         process.stdout.write(opts.json ? `${JSON.stringify(report)}\n` : formatScanCorpus(report));
         if (report.sites.length === 0 || report.sites.some((r) => r.error)) process.exitCode = 1;

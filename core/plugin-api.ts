@@ -5,7 +5,8 @@
  * scores or decisions. Adding an export here widens the contract: keep it to what plugins need.
  */
 
-// Pure helpers core shares with plugins (destination parser, brand ownership, page text, JSON leaves, attachments).
+// Pure helpers core shares with plugins (destination parser, brand ownership, page text and the linear HTML reader,
+// JSON leaves, attachments).
 export { stringLeaves } from './checks/json-leaves.ts';
 export { ROOT_DIR } from './config.ts';
 // Contract: defineDetector({ meta, deps, create }), what detect() sees and returns, the plugin index entry.
@@ -28,6 +29,8 @@ export type { Lookup } from './sources/lookup.ts';
 export { decodeHtmlAttribute } from './sources/page-redirects.ts';
 export type { RdapDomain } from './sources/rdap-client.ts';
 export type { TlsFacts } from './sources/tls-inspector.ts';
+export type { FormField, HtmlDocument, HtmlForm, HtmlLink } from './text/html-document.ts';
+export { MAX_HTML_CHARS, readHtml } from './text/html-document.ts';
 export { htmlToText } from './text/html-text.ts';
 export { brandOwning, isBrandAccountTenant } from './url/brand-ownership.ts';
 export type { FreeHostingMatch } from './url/catalogs.ts';

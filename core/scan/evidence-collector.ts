@@ -13,6 +13,7 @@ import {
 import type { Lookup } from '../sources/lookup.ts';
 import type { Target } from '../url/target.ts';
 import type { ScanEvidence } from './evidence.ts';
+import { followOneHop } from './one-hop-follow.ts';
 
 const notApplicable = { ok: false as const, reason: 'not_applicable' as const };
 
@@ -65,11 +66,16 @@ export class EvidenceCollector {
       ),
     ]);
     const addresses = target.isIp ? [host] : [...(dns.records.A ?? []), ...(dns.records.AAAA ?? [])];
-    const hostIntel = await timed('hostintel', () =>
-      addresses[0]
-        ? this.hostIntel.lookup(addresses[0], { signal })
-        : Promise.resolve({ ...(notApplicable as Lookup<never>), queried_vendor: false, vendor: 'none' }),
-    );
+    // Host intel needs the addresses; the one-hop follow needs the page as the browser left it (its DOM may hold a
+    // call to action the served HTML builds with script). Both run after the parallel sources, side by side.
+    const [hostIntel, follow] = await Promise.all([
+      timed('hostintel', () =>
+        addresses[0]
+          ? this.hostIntel.lookup(addresses[0], { signal })
+          : Promise.resolve({ ...(notApplicable as Lookup<never>), queried_vendor: false, vendor: 'none' }),
+      ),
+      timed('follow', () => followOneHop(this.http, { page, browser }, { signal })),
+    ]);
     const evidence: ScanEvidence = {
       target,
       collected_at: new Date().toISOString(),
@@ -82,6 +88,7 @@ export class EvidenceCollector {
       history,
       hostIntel,
       browser,
+      follow,
       timings,
     };
     for (const observe of this.observers) observe(evidence);

@@ -9,6 +9,7 @@ import type { Lookup } from '../sources/lookup.ts';
 import type { RdapDomain } from '../sources/rdap-client.ts';
 import type { TlsFacts } from '../sources/tls-inspector.ts';
 import type { Target } from '../url/target.ts';
+import type { FollowEvidence } from './one-hop-follow.ts';
 
 /**
  * Everything a scan learned about a target, gathered once before any detector runs. Every source is best-effort:
@@ -28,6 +29,11 @@ export interface ScanEvidence {
   history: Lookup<HistoryCapture[]>;
   hostIntel: HostIntelResult;
   browser: BrowserCapture;
+  /**
+   * The one-hop follow: when the page asks for no secret but steers its visitor to one page (a sign-in link, a GET
+   * form, its only link…), that page as fetched; otherwise why not (one-hop-follow.ts).
+   */
+  follow: FollowEvidence;
   /** Milliseconds each source took. */
   timings: Record<string, number>;
 }

@@ -52,8 +52,16 @@ export interface FetchResult {
   error?: { reason: LookupFailure; detail?: string; url: string };
 }
 
+export interface FetchPageOptions extends CallOptions {
+  favicon?: boolean;
+  /** Fewer requests than the fetcher's own limit for this chain (never more). */
+  maxHops?: number;
+  /** A response declaring a content type that is not HTML is not read: its body is dropped unread. */
+  htmlOnly?: boolean;
+}
+
 export interface HttpFetcher {
-  fetchPage(url: string, options?: CallOptions & { favicon?: boolean }): Promise<FetchResult>;
+  fetchPage(url: string, options?: FetchPageOptions): Promise<FetchResult>;
 }
 export const HttpFetcher: InjectionToken<HttpFetcher> = Symbol('HttpFetcher');
 
@@ -80,6 +88,12 @@ export function parseHsts(header: string | undefined): Hsts | undefined {
   };
 }
 
+/** No content type, or an HTML/XHTML one: what a page is served as. */
+function declaresHtml(headers: Record<string, string>): boolean {
+  const type = headers['content-type'];
+  return !type || /html/i.test(type);
+}
+
 function isHtml(headers: Record<string, string>, body: string): boolean {
   const type = headers['content-type'];
   return type ? type.includes('html') : /^\s*</.test(body);
@@ -92,9 +106,9 @@ export class UndiciHttpFetcher implements HttpFetcher {
     this.cache = new TtlCache(options.cacheTtlMs ?? 60_000, 100);
   }
 
-  async fetchPage(url: string, options: CallOptions & { favicon?: boolean } = {}): Promise<FetchResult> {
+  async fetchPage(url: string, options: FetchPageOptions = {}): Promise<FetchResult> {
     const wantFavicon = options.favicon ?? true;
-    const key = `${wantFavicon ? 'f' : '-'} ${url}`;
+    const key = `${wantFavicon ? 'f' : '-'}${options.htmlOnly ? 'h' : '-'}${options.maxHops ?? ''} ${url}`;
     const hit = this.cache.get(key);
     if (hit) return hit;
     const result = await this.follow(url, wantFavicon, options);
@@ -102,9 +116,9 @@ export class UndiciHttpFetcher implements HttpFetcher {
     return result;
   }
 
-  private async follow(url: string, wantFavicon: boolean, options: CallOptions): Promise<FetchResult> {
+  private async follow(url: string, wantFavicon: boolean, options: FetchPageOptions): Promise<FetchResult> {
     const budget = startBudget(options.timeoutMs ?? this.options.timeoutMs ?? 8_000, options.signal);
-    const maxHops = this.options.maxHops ?? 10;
+    const maxHops = Math.min(this.options.maxHops ?? 10, options.maxHops ?? Number.POSITIVE_INFINITY);
     const hops: FetchedHop[] = [];
     const visited = new Set<string>();
     const result: FetchResult = { requested_url: url, final_url: url, hops, stopped: 'final' };
@@ -130,7 +144,7 @@ export class UndiciHttpFetcher implements HttpFetcher {
       }
       let hop: FetchedHop;
       try {
-        hop = await this.fetchHop(target.href, next.kind, budget.signal);
+        hop = await this.fetchHop(target.href, next.kind, budget.signal, options.htmlOnly ?? false);
       } catch (err) {
         const failure = failureFrom(err, budget);
         result.stopped = 'error';
@@ -154,11 +168,12 @@ export class UndiciHttpFetcher implements HttpFetcher {
     return result;
   }
 
-  private async fetchHop(url: string, kind: HopKind, signal: AbortSignal): Promise<FetchedHop> {
+  private async fetchHop(url: string, kind: HopKind, signal: AbortSignal, htmlOnly: boolean): Promise<FetchedHop> {
     const response = await httpGet(url, {
       dispatcher: this.options.dispatcher,
       signal,
       maxBytes: this.options.maxBodyBytes ?? 1024 * 1024,
+      ...(htmlOnly ? { skipBody: (headers: Record<string, string>) => !declaresHtml(headers) } : {}),
       headers: {
         accept: 'text/html,application/xhtml+xml,*/*;q=0.8',
         ...(this.options.userAgent ? { 'user-agent': this.options.userAgent } : {}),

@@ -5,6 +5,8 @@ export interface HttpGetOptions {
   signal: AbortSignal;
   maxBytes: number;
   headers?: Record<string, string>;
+  /** Told the response headers; true drops the body unread (the answer then has an empty body). */
+  skipBody?: (headers: Record<string, string>) => boolean;
 }
 
 export interface HttpText {
@@ -75,10 +77,15 @@ export async function httpGet(url: string | URL, options: HttpGetOptions): Promi
   // The request itself still sees the signal and is dropped by undici; this only stops waiting for it.
   pending.catch(() => {});
   const response = await untilAborted(pending, options.signal);
+  const headers = flattenHeaders(response.headers);
+  if (options.skipBody?.(headers)) {
+    response.body.destroy();
+    return { status: response.statusCode, headers, text: '', bytes: Buffer.alloc(0), truncated: false };
+  }
   const { bytes, truncated } = await readCapped(response.body, options.maxBytes);
   return {
     status: response.statusCode,
-    headers: flattenHeaders(response.headers),
+    headers,
     text: bytes.toString('utf8'),
     bytes,
     truncated,

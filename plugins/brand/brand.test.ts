@@ -189,7 +189,7 @@ describe('findImpersonation', () => {
 
 describe('brand plugin', () => {
   it('returns no findings without a target', async () => {
-    const detector = brand.create({ deps: { brands }, config: undefined });
+    const detector = brand.create({ deps: { brands }, config: brand.meta.defaultConfig! });
     const out = await detector.detect({ surface: 'agent_action', signal: new AbortController().signal });
     assert.deepEqual(out.findings, []);
   });
@@ -197,7 +197,7 @@ describe('brand plugin', () => {
 
 describe('brand plugin on scans', () => {
   let rig: ScanRig;
-  const detector = () => brand.create({ deps: { brands }, config: undefined });
+  const detector = () => brand.create({ deps: { brands }, config: brand.meta.defaultConfig! });
   const _isPrefix = (flag: string) => flag === CT_SIBLING_PREFIX;
   before(async () => {
     rig = await openScanRig();

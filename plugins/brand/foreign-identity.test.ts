@@ -182,7 +182,7 @@ describe('foreign page identity', () => {
   });
 
   it('the plugin emits the flag only when no catalogued brand explains the page', async () => {
-    const detector = brand.create({ deps: { brands }, config: undefined });
+    const detector = brand.create({ deps: { brands }, config: brand.meta.defaultConfig! });
     const run = async (url: string, html: string) =>
       (
         await detector.detect({

@@ -4,10 +4,17 @@
 // sign-in page names the service its domain names ("Sign in to Quillmere" on quillmere.com, "WSJ" on wsj.com);
 // a copied sign-in page names the service it was copied from. Catalogued brands are page impersonation's job
 // (page-impersonation.ts); this reads the long tail of services no list holds.
-import { type BrandCatalog, brandOwning, parseTarget, type ScanEvidence, type Target } from '../../core/plugin-api.ts';
+import {
+  type BrandCatalog,
+  brandOwning,
+  type FormField,
+  type HtmlDocument,
+  parseTarget,
+  type ScanEvidence,
+  type Target,
+} from '../../core/plugin-api.ts';
 import { clonedPage } from '../content/cloned-page.ts';
 import { credentialFunnel } from '../content/credential-fields.ts';
-import type { FormField, HtmlDocument } from '../content/html-document.ts';
 import { type PageView, pageViewOf } from '../content/page-view.ts';
 
 export interface ForeignIdentity {
@@ -213,7 +220,11 @@ function sameName(a: readonly string[], b: readonly string[]): boolean {
 
 export function foreignPageIdentity(evidence: ScanEvidence, catalog: BrandCatalog): ForeignIdentity | undefined {
   const view = pageViewOf(evidence);
-  if (!view) return undefined;
+  return view ? foreignIdentityOf(view, catalog) : undefined;
+}
+
+/** Foreign identity on one page view: the scanned page, or the page its call to action leads to. */
+export function foreignIdentityOf(view: PageView, catalog: BrandCatalog): ForeignIdentity | undefined {
   const { doc, page } = view;
   if (page.isIp || brandOwning(page, catalog)) return undefined;
   if (view.visibleText.length > SIGN_IN_PAGE_CHARS) return undefined;

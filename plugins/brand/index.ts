@@ -1,9 +1,12 @@
 import type { ScanEvidence } from '../../core/plugin-api.ts';
 import { BrandCatalog, type DetectorOutput, defineDetector, type Finding } from '../../core/plugin-api.ts';
 import { findImpersonation, type ImpersonationHit } from '../_shared/brand-matching/impersonation.ts';
+import { credentialFunnel } from '../content/credential-fields.ts';
+import { markFollowed } from '../content/followed-page.ts';
+import { followedViewOf, pageViewOf } from '../content/page-view.ts';
 import { ctSiblingImpersonation, type SiblingImpersonation } from './ct-siblings.ts';
-import { type ForeignIdentity, foreignPageIdentity } from './foreign-identity.ts';
-import { type PageImpersonation, pageImpersonation } from './page-impersonation.ts';
+import { type ForeignIdentity, foreignIdentityOf, foreignPageIdentity } from './foreign-identity.ts';
+import { type PageImpersonation, pageImpersonation, pageImpersonationOf } from './page-impersonation.ts';
 
 const TECHNIQUE_WORDING: Record<ImpersonationHit['technique'], string> = {
   brand_token_in_subdomain: 'brand name in a subdomain',
@@ -47,7 +50,45 @@ function siblingFindings(siblings: readonly SiblingImpersonation[], host: string
   }));
 }
 
-function detectScan(evidence: ScanEvidence, brands: BrandCatalog): DetectorOutput {
+/**
+ * The page one click away (the scan's one-hop follow), when the scanned page asks for no secret itself: its page
+ * identity counts like the scanned page's, named with its URL. Only flags the scanned page did not raise.
+ */
+function followedFindings(evidence: ScanEvidence, brands: BrandCatalog, already: ReadonlySet<string>): Finding[] {
+  const main = pageViewOf(evidence);
+  if (main && credentialFunnel(main.doc).harvestsSecrets) return [];
+  const view = followedViewOf(evidence);
+  if (!view) return [];
+  const page = already.has('content:brand_impersonation') ? [] : pageImpersonationOf(view, brands);
+  const out: Finding[] = [];
+  if (page.length > 0) {
+    out.push(
+      markFollowed(
+        {
+          flag: 'content:brand_impersonation',
+          detail: page.map((p) => describePage(p, view.page.site)).join('; '),
+          evidence: { page_impersonation: page },
+        },
+        view,
+      ),
+    );
+  }
+  const foreign =
+    page.length === 0 && !already.has('content:brand_impersonation') && !already.has(FOREIGN_IDENTITY)
+      ? foreignIdentityOf(view, brands)
+      : undefined;
+  if (foreign) {
+    out.push(
+      markFollowed(
+        { flag: FOREIGN_IDENTITY, detail: describeForeign(foreign, view.page.site), evidence: { ...foreign } },
+        view,
+      ),
+    );
+  }
+  return out;
+}
+
+function detectScan(evidence: ScanEvidence, brands: BrandCatalog, config: BrandConfig): DetectorOutput {
   const { target } = evidence;
   const lexical = findImpersonation(target, brands);
   const page = pageImpersonation(evidence, brands).filter((p) => !lexical.some((h) => h.brand === p.brand));
@@ -55,25 +96,35 @@ function detectScan(evidence: ScanEvidence, brands: BrandCatalog): DetectorOutpu
   // The long tail no brand list holds: only when no catalogued brand was matched on the URL or the page.
   const foreign = lexical.length === 0 && page.length === 0 ? foreignPageIdentity(evidence, brands) : undefined;
   const lines = [...lexical.map((h) => describe(h, target.site)), ...page.map((p) => describePage(p, target.site))];
+  const findings: Finding[] = [
+    ...impersonationFinding(lines, { impersonation: lexical, page_impersonation: page }),
+    ...siblingFindings(siblings ?? [], target.host),
+    ...(foreign
+      ? [{ flag: FOREIGN_IDENTITY, detail: describeForeign(foreign, target.site), evidence: { ...foreign } }]
+      : []),
+  ];
+  const followed = config.readFollowedPage
+    ? followedFindings(evidence, brands, new Set(findings.map((f) => f.flag)))
+    : [];
   return {
-    findings: [
-      ...impersonationFinding(lines, { impersonation: lexical, page_impersonation: page }),
-      ...siblingFindings(siblings ?? [], target.host),
-      ...(foreign
-        ? [{ flag: FOREIGN_IDENTITY, detail: describeForeign(foreign, target.site), evidence: { ...foreign } }]
-        : []),
-    ],
+    findings: [...findings, ...followed],
     data: {
       'brand.data.lexical_impersonation': lexical,
       'brand.data.page_impersonation': page,
       'brand.data.impersonation_evidence': lines,
       'brand.data.foreign_page_identity': foreign ?? null,
+      'brand.data.followed_page_identity': followed.map((f) => ({ flag: f.flag, evidence: f.evidence })),
       ...(siblings ? { 'brand.data.ct_sibling_impersonation': siblings } : {}),
     },
   };
 }
 
-export default defineDetector({
+export interface BrandConfig {
+  /** Read the page identity of the page the scan's one-hop follow fetched, when the page asks for nothing. */
+  readFollowedPage: boolean;
+}
+
+export default defineDetector<{ brands: BrandCatalog }, BrandConfig>({
   meta: {
     id: 'brand',
     version: '1.1.0',
@@ -97,14 +148,26 @@ export default defineDetector({
         extension: true,
       },
     },
+    configSchema: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        readFollowedPage: {
+          type: 'boolean',
+          description: "read the identity of the page one click away (the scan's one-hop follow)",
+        },
+      },
+      required: ['readFollowedPage'],
+    },
+    defaultConfig: { readFollowedPage: true },
     bestEffort: true,
     // Page identity parses the page (shared with `content` through one cached page view): same budget as content.
     timeoutMs: 2_000,
   },
   deps: { brands: BrandCatalog },
-  create: ({ deps }) => ({
+  create: ({ deps, config }) => ({
     detect(ctx) {
-      if (ctx.surface === 'scan' && ctx.evidence) return detectScan(ctx.evidence, deps.brands);
+      if (ctx.surface === 'scan' && ctx.evidence) return detectScan(ctx.evidence, deps.brands, config);
       if (!ctx.target) return { findings: [] };
       const hits = findImpersonation(ctx.target, deps.brands);
       if (hits.length === 0) return { findings: [] };

@@ -6,11 +6,10 @@
 //
 // Brands come from rules/brands.json (their display names and owned domains) plus page-identities.json (the other
 // names a brand's pages use — "iCloud", "Office 365" — and commonly imitated brands that need no URL matching).
-import type { BrandCatalog, BrandEntry, ScanEvidence, Target } from '../../core/plugin-api.ts';
+import type { BrandCatalog, BrandEntry, HtmlDocument, ScanEvidence, Target } from '../../core/plugin-api.ts';
 import { brandOwning } from '../../core/plugin-api.ts';
 import { credentialFunnel } from '../content/credential-fields.ts';
-import type { HtmlDocument } from '../content/html-document.ts';
-import { pageViewOf } from '../content/page-view.ts';
+import { type PageView, pageViewOf } from '../content/page-view.ts';
 import identities from './page-identities.json' with { type: 'json' };
 
 export interface PageImpersonation {
@@ -219,7 +218,11 @@ function presents(kinds: readonly string[]): boolean {
 
 export function pageImpersonation(evidence: ScanEvidence, catalog: BrandCatalog): PageImpersonation[] {
   const view = pageViewOf(evidence);
-  if (!view) return [];
+  return view ? pageImpersonationOf(view, catalog) : [];
+}
+
+/** Page impersonation on one page view: the scanned page, or the page its call to action leads to. */
+export function pageImpersonationOf(view: PageView, catalog: BrandCatalog): PageImpersonation[] {
   const { doc, page } = view;
   if (brandOwning(page, catalog)) return [];
   const funnel = credentialFunnel(doc);

@@ -7,7 +7,7 @@ import { shippedCatalogs } from '../../test/support/catalogs.ts';
 import { type ScanLab, startScanLab } from '../../test/support/scan-lab.ts';
 import { credentialFunnel, fieldKind } from './credential-fields.ts';
 import { assessGate } from './evasion-gate.ts';
-import { readHtml } from './html-document.ts';
+import { readHtml } from '../../core/text/html-document.ts';
 import plugin from './index.ts';
 import { offsiteCredentialCtas, pageSurface } from './offsite-cta.ts';
 import {
@@ -22,7 +22,7 @@ import { staticBehaviors } from './script-behaviors.ts';
 import { findVendorChallenge } from './vendor-challenges.ts';
 
 const catalogs = shippedCatalogs();
-const detector = plugin.create({ deps: catalogs, config: undefined });
+const detector = plugin.create({ deps: catalogs, config: plugin.meta.defaultConfig! });
 const ALL_FLAGS = Object.keys(plugin.meta.flags);
 
 describe('content: HTML reading', () => {
@@ -76,6 +76,17 @@ describe('content: HTML reading', () => {
       staticBehaviors(doc.inlineScripts);
       findVendorChallenge(html, {}, true);
       credentialFunnel(doc);
+    }
+  });
+
+  it('reads stray `<` runs and tags whose end search fails in linear time (1 MB each)', () => {
+    // Before: each stray `<` started a 4 KB tag-end search (500 000 of them: 40 s), and `">x"<a=` repeated made every
+    // tag's quote-aware search fail after 4 KB; a page like that ran the content detector past its budget.
+    for (const unit of ['<', '< ', '">x"<a=', '<<a><a ']) {
+      const html = unit.repeat(Math.ceil(1_000_000 / unit.length));
+      const started = performance.now();
+      readHtml(html);
+      assert.ok(performance.now() - started < 1_500, `${JSON.stringify(unit)} × ${html.length / unit.length}`);
     }
   });
 });

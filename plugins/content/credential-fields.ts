@@ -1,5 +1,5 @@
 // What a page asks its visitor to type: the credential-funnel behaviour every lure flag pairs its wording with.
-import type { FormField, HtmlDocument, HtmlForm } from './html-document.ts';
+import type { FormField, HtmlDocument, HtmlForm } from '../../core/plugin-api.ts';
 
 export type FieldKind =
   | 'password'

@@ -1,10 +1,9 @@
 // Where a page sends what its visitor types: form actions and the URLs its scripts post to (fetch, XHR, jQuery,
 // sendBeacon). Harvesters drop credentials on a chat bot (Telegram Bot API, Discord webhooks), a form-to-mail relay,
 // or another site's PHP script; honest sign-in forms post to their own site or their own identity provider.
-import type { Target } from '../../core/plugin-api.ts';
+import type { HtmlDocument, Target } from '../../core/plugin-api.ts';
 import { parseTarget } from '../../core/plugin-api.ts';
 import type { CredentialFunnel } from './credential-fields.ts';
-import type { HtmlDocument } from './html-document.ts';
 
 export type SinkKind = 'chat_bot' | 'form_relay' | 'offsite_script' | 'offsite';
 

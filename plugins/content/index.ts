@@ -1,33 +1,29 @@
 import { BrandCatalog, brandOwning, defineDetector, type Finding, HostingCatalog } from '../../core/plugin-api.ts';
 import { credentialFunnel, hasTextEntry } from './credential-fields.ts';
 import { assessGate, isHoldingPage } from './evasion-gate.ts';
+import { ONE_HOP_FLAG, readFollowedPage } from './followed-page.ts';
 import { KIT_FLAGS, kitSignals } from './kit-signals.ts';
-import { assessLures } from './lure-assessment.ts';
+import { assessLures, LURE_FLAGS, lureFindings } from './lure-assessment.ts';
 import { offsiteCredentialCtas, pageSurface } from './offsite-cta.ts';
-import { pageViewOf } from './page-view.ts';
+import { followedViewOf, pageViewOf } from './page-view.ts';
 import { findVendorChallenge, type VendorChallenge } from './vendor-challenges.ts';
 
 const BRAND_CREDENTIAL_HARVEST = 'content:brand_credential_harvest';
 const FREE_HOSTING_CREDENTIAL_FORM = 'content:free_hosting_credential_form';
 
 const FLAGS = {
-  documentShare: 'content:document_share_lure',
+  ...LURE_FLAGS,
   offsiteCta: 'content:offsite_credential_cta',
   evasionGate: 'content:analysis_evasion_gate',
   scannerBlocked: 'content:scanner_blocked',
-  parcel: 'content:parcel_shipping_lure',
-  streaming: 'content:streaming_clone_lure',
-  marketplace: 'content:marketplace_brand_lure',
 } as const;
 
-function quoted(phrases: readonly string[]): string {
-  return phrases
-    .slice(0, 4)
-    .map((p) => `"${p}"`)
-    .join(', ');
+export interface ContentConfig {
+  /** Read the page the scan's one-hop follow fetched when the scanned page asks for nothing itself. */
+  readFollowedPage: boolean;
 }
 
-export default defineDetector({
+export default defineDetector<{ brands: BrandCatalog; hosting: HostingCatalog }, ContentConfig>({
   meta: {
     id: 'content',
     version: '1.1.0',
@@ -105,6 +101,11 @@ export default defineDetector({
           'A form asking for a password, code or card posts to a PHP script of the same site (weak alone: it corroborates identity and copy signals).',
         extension: true,
       },
+      [ONE_HOP_FLAG]: {
+        description:
+          "The page asks for nothing itself, but its call to action (a sign-in or continue link, a GET form, its only link, a redirect) leads to a page that asks for a password, code, card or sign-in; that page's own signals are reported with its URL. Weight 0: what the followed page shows carries the weight.",
+        extension: true,
+      },
       [BRAND_CREDENTIAL_HARVEST]: {
         description: 'Composite: brand impersonation plus a credential form.',
         composite: true,
@@ -116,11 +117,23 @@ export default defineDetector({
         extension: true,
       },
     },
+    configSchema: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        readFollowedPage: {
+          type: 'boolean',
+          description: "read the page one click away (the scan's one-hop follow) when the page asks for nothing",
+        },
+      },
+      required: ['readFollowedPage'],
+    },
+    defaultConfig: { readFollowedPage: true },
     bestEffort: true,
     timeoutMs: 2_000,
   },
   deps: { brands: BrandCatalog, hosting: HostingCatalog },
-  create: ({ deps }) => ({
+  create: ({ deps, config }) => ({
     detect(ctx) {
       const evidence = ctx.evidence;
       if (!evidence) return { findings: [] };
@@ -189,44 +202,14 @@ export default defineDetector({
         offsiteCtas: ctas,
         brandOwned,
       });
-      const credentialWords = funnel.kinds.join(', ') || 'an off-site sign-in';
-      if (lures.documentShare.fires) {
-        findings.push({
-          flag: FLAGS.documentShare,
-          detail: `Document-share wording (${quoted(lures.documentShare.phrases)}) leads to credential collection (${ctas.length > 0 ? `off-site at ${ctas[0]!.registrable_domain}` : credentialWords}).`,
-          evidence: { phrases: lures.documentShare.phrases, credential_kinds: funnel.kinds },
-        });
-      }
-      if (lures.parcel.fires) {
-        findings.push({
-          flag: FLAGS.parcel,
-          detail: `Parcel or delivery wording (${quoted(lures.parcel.phrases)}) with a form asking for ${credentialWords}.`,
-          evidence: { phrases: lures.parcel.phrases, credential_kinds: funnel.kinds },
-        });
-      }
-      if (lures.streaming.fires) {
-        findings.push({
-          flag: FLAGS.streaming,
-          detail: `Streaming or subscription wording (${quoted(lures.streaming.phrases)}) with a form asking for ${credentialWords}.`,
-          evidence: {
-            phrases: lures.streaming.phrases,
-            brands: lures.streaming.brandHits,
-            credential_kinds: funnel.kinds,
-          },
-        });
-      }
-      if (lures.marketplace.fires) {
-        findings.push({
-          flag: FLAGS.marketplace,
-          detail: `Order, account or payment wording (${quoted(lures.marketplace.phrases)}) with a form asking for ${credentialWords}.`,
-          evidence: {
-            phrases: lures.marketplace.phrases,
-            brands: lures.marketplace.brandHits,
-            paths: lures.marketplace.pathHits,
-            credential_kinds: funnel.kinds,
-          },
-        });
-      }
+      findings.push(...lureFindings(lures, funnel, ctas));
+
+      // A landing page that asks for nothing: the page its call to action leads to is the rest of the funnel.
+      const followedView = config.readFollowedPage && !funnel.harvestsSecrets ? followedViewOf(evidence) : undefined;
+      const followed = followedView
+        ? readFollowedPage(followedView, new Set(findings.map((f) => f.flag)), deps.brands)
+        : undefined;
+      if (followed) findings.push(...followed.findings);
 
       return {
         findings,
@@ -246,6 +229,7 @@ export default defineDetector({
             marketplace_brand_hits: lures.marketplace.brandHits,
             marketplace_brand_path_hits: lures.marketplace.pathHits,
             credential_fields: funnel.kinds,
+            followed_page: followed?.data ?? null,
             ...kit.data,
           },
         },

@@ -2,11 +2,11 @@
 // ClickFix and fake updates, and multilingual credential fields.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { readHtml } from '../../core/text/html-document.ts';
 import { parseTarget } from '../../core/url/target.ts';
 import { credentialFunnel, fieldKind } from './credential-fields.ts';
 import { credentialSinks } from './credential-sinks.ts';
 import { decodeEncodedMarkup } from './encoded-markup.ts';
-import { readHtml } from './html-document.ts';
 import { accountThreat, clickFix, fakeUpdate, investmentPromises } from './intl-lures.ts';
 
 const FORM = '<form action="/p.php" method="post"><input type="password" name="pw"></form>';

@@ -1,6 +1,7 @@
 // The four wording lures: a phrase family (context and pressure) joined to the credential-funnel behaviour the
 // spec pairs it with. Wording alone is a warning page or a courier's FAQ; a password or card form alone is every
 // login and checkout. The brand's own site is never its own lure (Netflix really does put memberships on hold).
+import type { Finding } from '../../core/plugin-api.ts';
 import { brandsClaimed, MARKETPLACE_BRANDS, marketplacePathsIn, STREAMING_BRANDS } from './brand-vocabulary.ts';
 import type { CredentialFunnel } from './credential-fields.ts';
 import type { OffsiteCredentialCta } from './offsite-cta.ts';
@@ -89,4 +90,62 @@ export function assessLures({ view, funnel, offsiteCtas, brandOwned }: LureInput
       pathHits,
     },
   };
+}
+
+export const LURE_FLAGS = {
+  documentShare: 'content:document_share_lure',
+  parcel: 'content:parcel_shipping_lure',
+  streaming: 'content:streaming_clone_lure',
+  marketplace: 'content:marketplace_brand_lure',
+} as const;
+
+function quoted(phrases: readonly string[]): string {
+  return phrases
+    .slice(0, 4)
+    .map((p) => `"${p}"`)
+    .join(', ');
+}
+
+/** The findings of the lures that fired, in words. */
+export function lureFindings(
+  lures: LureAssessment,
+  funnel: CredentialFunnel,
+  ctas: readonly OffsiteCredentialCta[],
+): Finding[] {
+  const findings: Finding[] = [];
+  const credentialWords = funnel.kinds.join(', ') || 'an off-site sign-in';
+  if (lures.documentShare.fires) {
+    findings.push({
+      flag: LURE_FLAGS.documentShare,
+      detail: `Document-share wording (${quoted(lures.documentShare.phrases)}) leads to credential collection (${ctas.length > 0 ? `off-site at ${ctas[0]!.registrable_domain}` : credentialWords}).`,
+      evidence: { phrases: lures.documentShare.phrases, credential_kinds: funnel.kinds },
+    });
+  }
+  if (lures.parcel.fires) {
+    findings.push({
+      flag: LURE_FLAGS.parcel,
+      detail: `Parcel or delivery wording (${quoted(lures.parcel.phrases)}) with a form asking for ${credentialWords}.`,
+      evidence: { phrases: lures.parcel.phrases, credential_kinds: funnel.kinds },
+    });
+  }
+  if (lures.streaming.fires) {
+    findings.push({
+      flag: LURE_FLAGS.streaming,
+      detail: `Streaming or subscription wording (${quoted(lures.streaming.phrases)}) with a form asking for ${credentialWords}.`,
+      evidence: { phrases: lures.streaming.phrases, brands: lures.streaming.brandHits, credential_kinds: funnel.kinds },
+    });
+  }
+  if (lures.marketplace.fires) {
+    findings.push({
+      flag: LURE_FLAGS.marketplace,
+      detail: `Order, account or payment wording (${quoted(lures.marketplace.phrases)}) with a form asking for ${credentialWords}.`,
+      evidence: {
+        phrases: lures.marketplace.phrases,
+        brands: lures.marketplace.brandHits,
+        paths: lures.marketplace.pathHits,
+        credential_kinds: funnel.kinds,
+      },
+    });
+  }
+  return findings;
 }

@@ -2,11 +2,10 @@
 // kit's own domain for the credentials. The action link leaving the tenant is the tell; an ordinary site linking
 // elsewhere is not (a company's own domain may well sign in on another of its domains).
 
-import type { BrandCatalog, HostingCatalog } from '../../core/plugin-api.ts';
+import type { BrandCatalog, HostingCatalog, HtmlDocument } from '../../core/plugin-api.ts';
 import { brandOwning, parseTarget, type Target } from '../../core/plugin-api.ts';
 import { lureWordsIn, wordRuns } from '../_shared/brand-matching/lexicon.ts';
 import type { CredentialFunnel } from './credential-fields.ts';
-import type { HtmlDocument } from './html-document.ts';
 
 export interface OffsiteCredentialCta {
   text: string;

@@ -1,9 +1,8 @@
 // The one page the content detector judges, from the best source available: the browser's final DOM and observed
 // behaviours when Chromium ran, otherwise the fetched HTML of the last hop with its inline scripts read statically.
 import type { ScanEvidence } from '../../core/plugin-api.ts';
-import { parseTarget, type Target } from '../../core/plugin-api.ts';
+import { type HtmlDocument, MAX_HTML_CHARS, parseTarget, readHtml, type Target } from '../../core/plugin-api.ts';
 import { type DecodedMarkup, decodeEncodedMarkup } from './encoded-markup.ts';
-import { type HtmlDocument, MAX_HTML_CHARS, readHtml } from './html-document.ts';
 import { type PageBehaviors, staticBehaviors } from './script-behaviors.ts';
 
 export interface PageView {
@@ -46,6 +45,52 @@ export function pageViewOf(evidence: ScanEvidence): PageView | undefined {
   if (views.has(evidence)) return views.get(evidence);
   const view = buildPageView(evidence);
   views.set(evidence, view);
+  return view;
+}
+
+/** The page one click away that the scan's one-hop follow fetched, with how the scanned page leads to it. */
+export interface FollowedPageView extends PageView {
+  followed: {
+    url: string;
+    from_url: string;
+    /** `action_link`, `form_get`, `sole_link`, `meta_refresh` or `script_redirect` (core/scan/call-to-action.ts). */
+    via: string;
+    label: string;
+    /** On the scanned page's own host: the same site's next step, whose facts combine with the host's. */
+    same_host: boolean;
+  };
+}
+
+const followedViews = new WeakMap<ScanEvidence, FollowedPageView | undefined>();
+
+/** The followed page read statically (it is fetched, never opened in the browser), or undefined. */
+export function followedViewOf(evidence: ScanEvidence): FollowedPageView | undefined {
+  if (followedViews.has(evidence)) return followedViews.get(evidence);
+  const follow = evidence.follow;
+  const final = follow?.status === 'followed' ? follow.page?.final : undefined;
+  let view: FollowedPageView | undefined;
+  if (final && follow.plan && follow.from_url) {
+    const html = final.body.slice(0, MAX_HTML_CHARS);
+    const { doc, decoded } = staticDocument(html);
+    view = {
+      source: 'fetched',
+      page: targetOf(final.url, evidence.target),
+      html,
+      doc,
+      visibleText: doc.visibleText,
+      headers: final.headers,
+      behaviors: staticBehaviors(doc.inlineScripts, doc.metaRefresh),
+      decoded,
+      followed: {
+        url: final.url,
+        from_url: follow.from_url,
+        via: follow.plan.via,
+        label: follow.plan.label,
+        same_host: follow.plan.same_host,
+      },
+    };
+  }
+  followedViews.set(evidence, view);
   return view;
 }
 

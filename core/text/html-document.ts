@@ -1,5 +1,6 @@
-// A small, linear HTML reader: just the parts of a page the content lures are judged on (visible text, links,
-// forms and their fields, inline scripts). It never backtracks: every step moves forward with indexOf or a
+// A small, linear HTML reader: just the parts of a page the scan reads (visible text, links, forms and their
+// fields, inline scripts): the content and brand detectors judge pages with it, and the scan's one-hop follow finds
+// a page's call to action with it. It never backtracks: every step moves forward with indexOf or a
 // bounded, sticky regex, so a hostile page costs time proportional to its (capped) length.
 import { decodeHTML, decodeHTMLAttribute } from 'entities';
 
@@ -72,8 +73,19 @@ export function parseAttributes(tagSource: string): Record<string, string> {
   return attrs;
 }
 
+/**
+ * Characters the quote-aware tag-end search may read per document, beyond the document's own length. Honest
+ * markup reads each tag once (the whole page at most); markup built so that every `<` starts a MAX_TAG_CHARS scan
+ * that fails (`">x"<a=` repeated) would cost MAX_TAG_CHARS per tag. Past the budget a tag ends at its next `>`.
+ */
+const TAG_SCAN_SLACK = 1_000_000;
+
 /** Index just past the `>` closing the tag at `start`, honouring quoted values; -1 if none within the bound. */
-function tagEnd(html: string, start: number): number {
+function tagEnd(html: string, start: number, budget: { chars: number }): number {
+  if (budget.chars <= 0) {
+    const gt = html.indexOf('>', start + 1);
+    return gt < 0 || gt - start > MAX_TAG_CHARS ? -1 : gt + 1;
+  }
   let quote = '';
   const limit = Math.min(html.length, start + MAX_TAG_CHARS);
   for (let i = start + 1; i < limit; i++) {
@@ -83,9 +95,11 @@ function tagEnd(html: string, start: number): number {
     } else if (c === '"' || c === "'") {
       quote = c;
     } else if (c === '>') {
+      budget.chars -= i - start;
       return i + 1;
     }
   }
+  budget.chars -= limit - start;
   return -1;
 }
 
@@ -276,6 +290,7 @@ export function readHtml(input: string): HtmlDocument {
   const html = input.length > MAX_HTML_CHARS ? input.slice(0, MAX_HTML_CHARS) : input;
   const lower = html.toLowerCase();
   const builder = new DocumentBuilder();
+  const tagScan = { chars: html.length + TAG_SCAN_SLACK };
   let i = 0;
   while (i < html.length) {
     const lt = html.indexOf('<', i);
@@ -291,7 +306,9 @@ export function readHtml(input: string): HtmlDocument {
     }
     TAG_OPEN.lastIndex = lt;
     const open = TAG_OPEN.exec(html);
-    const end = tagEnd(html, lt);
+    // Only a real tag name earns the (bounded) search for its end: a run of stray `<` must cost one step each, not
+    // MAX_TAG_CHARS each (500 000 of them took 40 s before).
+    const end = open ? tagEnd(html, lt, tagScan) : -1;
     if (!open || end < 0) {
       // `<!doctype>`, `<?xml>`, a stray `<`, or a tag too long to be honest: skip past it.
       if (open || html[lt + 1] === '!' || html[lt + 1] === '?') {
