@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { JobHelpers } from 'graphile-worker';
 import { inject, injectable } from 'tsyringe';
 import { Knex } from '../db/knex-token.ts';
-import { type EventType, type WorkspaceEvent } from '../events/event-bus.ts';
+import type { EventType, WorkspaceEvent } from '../events/event-bus.ts';
 import { newWebhookSecret, signWebhook } from './signing.ts';
 import { type Subscription, WebhookSubscriptions } from './webhook-subscriptions.ts';
 import { WebhookRefused, WebhookTransport } from './webhook-transport.ts';
