@@ -408,6 +408,12 @@ class CaptureSession {
       await page.goto(url, { waitUntil: 'load', timeout: Math.max(1, this.remaining(reserve)) });
     } catch (err) {
       navigationError = firstLine(err);
+      // Cut off by the capture's own deadline (a slow start on a busy machine leaves the navigation little time):
+      // that is the capture timing out, and the report says so rather than naming the step it happened in.
+      if (this.remaining(reserve) <= 0) {
+        this.stopped = 'timeout';
+        navigationError = `capture timed out after ${this.budgetMs} ms (${navigationError})`;
+      }
     }
     await this.followRedirects(reserve);
     if (this.stopped !== 'final') await this.cdp.send('Page.stopLoading').catch(() => {});
