@@ -2,13 +2,14 @@
 // all measured in one run, in interleaved rounds, each next to the bare handler of its own round. The machine may
 // be shared, so ratios within a round are the figure that travels; absolute req/s only describe this run.
 import { spawn } from 'node:child_process';
+import os from 'node:os';
 import path from 'node:path';
 import { bodyParser } from '@koa/bodyparser';
 import Koa from 'koa';
 import type { Preflight } from '../app/index.ts';
 import { AuditWriter } from '../core/audit/audit-writer.ts';
 import { ROOT_DIR } from '../core/config.ts';
-import { decisionSha256, expiryFrom, issueDecisionAsync } from '../core/contract/decision-contract.ts';
+import { decisionSha256, expiryFrom, issueDecisionAsync, signerStats } from '../core/contract/decision-contract.ts';
 import { SigningKey } from '../core/contract/signing-keys.ts';
 import { Knex } from '../core/db/knex-token.ts';
 import { sha256Hex } from '../core/rules/ruleset.ts';
@@ -58,6 +59,8 @@ interface Sample extends LoadResult {
   roundTrips: number;
   auditRows: number;
   auditBatches: number;
+  signatures: number;
+  signBatches: number;
 }
 
 const median = (xs: number[]) => {
@@ -136,6 +139,7 @@ export async function httpBench(
   const knex = app.container.resolve(Knex);
   const audit = app.container.resolve(AuditWriter);
   const floorUrl = await listen(await floorKoa(app));
+  const signing = signerStats(app.container.resolve(SigningKey));
   const serviceUrl = await listen(createHttpApp(app));
 
   // Round trips: every statement knex sends, plus the audit writer's own (raw pg) batches.
@@ -180,6 +184,7 @@ export async function httpBench(
     for (const c of cases) {
       const q0 = knexQueries;
       const a0 = { ...audit.stats };
+      const s0 = { ...signing };
       const elu0 = performance.eventLoopUtilization();
       const cpu0 = process.cpuUsage();
       const r = await load({ ...c.opts(round), seconds: opts.seconds, connections: opts.connections });
@@ -198,6 +203,8 @@ export async function httpBench(
         roundTrips: c.service ? (knexQueries - q0 + batches) / r.requests : 0,
         auditRows: audit.stats.rows - a0.rows,
         auditBatches: batches,
+        signatures: signing.signatures - s0.signatures,
+        signBatches: signing.batches - s0.batches,
         busyRatio: bareBusy / ((busyMs * 1000) / r.requests),
       });
     }
@@ -206,15 +213,22 @@ export async function httpBench(
   console.log(
     `## HTTP: ${opts.rounds} interleaved rounds of ${opts.seconds}s × ${opts.connections} connections (autocannon in its own process)\n`,
   );
+  // Other work on the machine moves every absolute figure: the load average says how much there was.
   console.log(
-    '| case | round | req/s | ratio to bare Koa (same round) | main-thread µs / req | CPU µs / req | busy-time ratio | p50 ms | p99 ms | non-2xx | DB round trips / req | audit rows / batch |',
+    `load average (1/5/15 min) at the end of the rounds: ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' / ')}\n`,
   );
-  console.log('|---|---|---|---|---|---|---|---|---|---|---|---|');
+  console.log(
+    '| case | round | req/s | ratio to bare Koa (same round) | main-thread µs / req | CPU µs / req | busy-time ratio | p50 ms | p99 ms | non-2xx | DB round trips / req | audit rows / batch | signatures / batch |',
+  );
+  console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|');
   for (const c of cases) {
     samples.get(c.label)!.forEach((s, i) => {
       const service = c.service;
       console.log(
-        `| ${c.label} | ${i + 1} | ${fmt(s.requestsPerSec, 0)} | ${service ? fmt(s.ratio, 3) : '1'} | ${fmt(s.busyUs, 0)} | ${fmt(s.cpuUs, 0)} | ${service ? fmt(s.busyRatio, 3) : '1'} | ${s.p50Ms} | ${s.p99Ms} | ${s.non2xx + s.errors} | ${service ? fmt(s.roundTrips, 3) : '–'} | ${service && s.auditBatches ? fmt(s.auditRows / s.auditBatches, 1) : '–'} |`,
+        `| ${c.label} | ${i + 1} | ${fmt(s.requestsPerSec, 0)} | ${service ? fmt(s.ratio, 3) : '1'} | ${fmt(s.busyUs, 0)} | ${fmt(s.cpuUs, 0)} | ${service ? fmt(s.busyRatio, 3) : '1'} | ${s.p50Ms} | ${s.p99Ms} | ${s.non2xx + s.errors} | ${service ? fmt(s.roundTrips, 3) : '–'} | ${service && s.auditBatches ? fmt(s.auditRows / s.auditBatches, 1) : '–'} | ${service && s.signBatches ? fmt(s.signatures / s.signBatches, 1) : '–'} |`,
       );
     });
   }

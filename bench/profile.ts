@@ -113,7 +113,9 @@ async function main(): Promise<void> {
       includeObjectsCollectedByMinorGC: true,
     });
   } else if (!perfMode) await session.post('Profiler.start');
-  const r = await load({ ...opts('m'), seconds, connections });
+  // BENCH_RATE: a fixed offered rate (req/s) instead of as fast as the server answers (latency at a given load).
+  const rate = process.env.BENCH_RATE ? Number(process.env.BENCH_RATE) : undefined;
+  const r = await load({ ...opts('m'), seconds, connections, ...(rate ? { rate } : {}) });
   const profile = perfMode || heapMode ? undefined : (await session.post('Profiler.stop')).profile;
   if (heapMode) {
     const { profile: heap } = await session.post('HeapProfiler.stopSampling');
@@ -133,6 +135,8 @@ async function main(): Promise<void> {
       case: which,
       file,
       reqPerSec: Math.round(r.requestsPerSec),
+      p50Ms: r.p50Ms,
+      p99Ms: r.p99Ms,
       requests: r.requests,
       non2xx: r.non2xx + r.errors,
       busyUsPerReq: Math.round((busyMs * 1000) / r.requests),

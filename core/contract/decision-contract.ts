@@ -108,6 +108,11 @@ function signerOf(key: SigningKey): BatchSigner {
   return signer;
 }
 
+/** Batches and signatures the key's signing worker has had so far (the bench reports signatures per batch). */
+export function signerStats(key: SigningKey): BatchSigner['stats'] {
+  return signerOf(key).stats;
+}
+
 /** Stops the key's signing worker, if it has one (app shutdown). */
 export async function closeSigner(key: SigningKey): Promise<void> {
   await signers.get(key)?.close();
