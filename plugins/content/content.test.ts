@@ -2,12 +2,12 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { BrowserCapture } from '../../core/browser/browser-capture.ts';
 import type { ScanEvidence } from '../../core/scan/evidence.ts';
+import { readHtml } from '../../core/text/html-document.ts';
 import { parseTarget } from '../../core/url/target.ts';
 import { shippedCatalogs } from '../../test/support/catalogs.ts';
 import { type ScanLab, startScanLab } from '../../test/support/scan-lab.ts';
 import { credentialFunnel, fieldKind } from './credential-fields.ts';
 import { assessGate } from './evasion-gate.ts';
-import { readHtml } from '../../core/text/html-document.ts';
 import plugin from './index.ts';
 import { offsiteCredentialCtas, pageSurface } from './offsite-cta.ts';
 import {
