@@ -88,37 +88,55 @@ export interface FreeHostingMatch {
 /** Hosting facts from rules/hosting.json. */
 export class HostingCatalog {
   private readonly suspicious: Set<string>;
+  /** Host-suffix platforms by suffix, each with its position in the list (the first listed match wins). */
+  private readonly bySuffix = new Map<string, { index: number; suffix: string; provider: string }>();
+  /** Path-based platforms (`sites.google.com/view/`) by their exact host, in list order. */
+  private readonly byPathHost = new Map<string, { suffix: string; provider: string; path_prefix: string }[]>();
 
   constructor(readonly data: HostingData) {
     this.suspicious = new Set(data.suspicious_tlds);
+    data.free_hosting.forEach(({ suffix, provider, path_prefix }, index) => {
+      if (path_prefix === undefined) {
+        if (!this.bySuffix.has(suffix)) this.bySuffix.set(suffix, { index, suffix, provider });
+      } else {
+        const list = this.byPathHost.get(suffix) ?? [];
+        list.push({ suffix, provider, path_prefix });
+        this.byPathHost.set(suffix, list);
+      }
+    });
   }
 
   /**
    * The free-hosting tenant behind a host (and, for path-based platforms such as Google Sites or IPFS gateways,
    * the URL's first path segment after the platform's prefix).
+   *
+   * Lookups walk the host's own suffixes through two maps instead of scanning the list (this runs several times
+   * per action check); among several matching suffixes the one listed first wins, as in a scan of the list.
    */
   freeHostingFor(target: Pick<Target, 'host'> & { url?: URL }): FreeHostingMatch | undefined {
-    for (const { suffix, provider, path_prefix } of this.data.free_hosting) {
-      if (path_prefix === undefined || !target.url || target.host !== suffix) continue;
-      const match = pathTenant(target.url, suffix, path_prefix);
-      if (match) return { suffix, provider, ...match };
-    }
-    if (this.isPlatformHost(target.host)) return undefined;
-    for (const { suffix, provider, path_prefix } of this.data.free_hosting) {
-      if (path_prefix !== undefined) continue;
-      if (target.host.endsWith(`.${suffix}`)) {
-        const rest = target.host.slice(0, -suffix.length - 1);
-        const tenant = rest.slice(rest.lastIndexOf('.') + 1);
-        return { suffix, provider, tenant, tenantSite: `${tenant}.${suffix}` };
+    if (target.url) {
+      for (const { suffix, provider, path_prefix } of this.byPathHost.get(target.host) ?? []) {
+        const match = pathTenant(target.url, suffix, path_prefix);
+        if (match) return { suffix, provider, ...match };
       }
     }
-    return undefined;
+    if (this.isPlatformHost(target.host)) return undefined;
+    let best: { index: number; suffix: string; provider: string } | undefined;
+    // Every proper suffix of the host that starts after a dot: `a.b.vercel.app` → `b.vercel.app`, `vercel.app`, `app`.
+    for (let dot = target.host.indexOf('.'); dot !== -1; dot = target.host.indexOf('.', dot + 1)) {
+      const hit = this.bySuffix.get(target.host.slice(dot + 1));
+      if (hit && (!best || hit.index < best.index)) best = hit;
+    }
+    if (!best) return undefined;
+    const { suffix, provider } = best;
+    const rest = target.host.slice(0, -suffix.length - 1);
+    const tenant = rest.slice(rest.lastIndexOf('.') + 1);
+    return { suffix, provider, tenant, tenantSite: `${tenant}.${suffix}` };
   }
 
   /** The platform itself (`vercel.app`, `www.vercel.app`) rather than a tenant of it. */
   isPlatformHost(host: string): boolean {
-    const bare = host.startsWith('www.') ? host.slice(4) : host;
-    return this.data.free_hosting.some((f) => f.path_prefix === undefined && bare === f.suffix);
+    return this.bySuffix.has(host.startsWith('www.') ? host.slice(4) : host);
   }
 
   suspiciousTld(host: string): string | undefined {

@@ -69,7 +69,54 @@ describe('brand-owned domains and popular sites', () => {
   });
 });
 
+/** The list scan freeHostingFor replaced (first listed match wins), kept as the reference its fast path must equal. */
+function referenceFreeHosting(target: { host: string; url?: URL }) {
+  for (const { suffix, provider, path_prefix } of hosting.data.free_hosting) {
+    if (path_prefix === undefined || !target.url || target.host !== suffix) continue;
+    if (!target.url.pathname.startsWith(path_prefix)) continue;
+    const tenant = target.url.pathname.slice(path_prefix.length).split('/')[0]?.slice(0, 128).toLowerCase();
+    if (tenant) return { suffix, provider, tenant, tenantSite: `${suffix}${path_prefix}${tenant}`, path_prefix };
+  }
+  const bare = target.host.startsWith('www.') ? target.host.slice(4) : target.host;
+  if (hosting.data.free_hosting.some((f) => f.path_prefix === undefined && bare === f.suffix)) return undefined;
+  for (const { suffix, provider, path_prefix } of hosting.data.free_hosting) {
+    if (path_prefix !== undefined || !target.host.endsWith(`.${suffix}`)) continue;
+    const rest = target.host.slice(0, -suffix.length - 1);
+    const tenant = rest.slice(rest.lastIndexOf('.') + 1);
+    return { suffix, provider, tenant, tenantSite: `${tenant}.${suffix}` };
+  }
+  return undefined;
+}
+
 describe('free-hosting surfaces', () => {
+  it('freeHostingFor answers as a scan of the list does, on every listed platform and hosts around it', () => {
+    const hosts = new Set<string>(['example.com', 'www.example.com', 'localhost', 'a.b.c.d.e']);
+    for (const { suffix, path_prefix } of hosting.data.free_hosting) {
+      for (const h of [suffix, `www.${suffix}`, `tenant.${suffix}`, `a.b.${suffix}`, `x${suffix}`, suffix.slice(1)]) {
+        hosts.add(h);
+      }
+      if (path_prefix) hosts.add(`${suffix}${path_prefix}`);
+      // A listed suffix under another listed one: whichever is listed first must win.
+      for (const other of hosting.data.free_hosting.slice(0, 20)) hosts.add(`t.${suffix}.${other.suffix}`);
+    }
+    let compared = 0;
+    for (const host of hosts) {
+      for (const pathname of ['/', '/view/my-site/home', '/ipfs/bafy/x', '/p/ABC/']) {
+        let url: URL;
+        try {
+          url = new URL(`https://${host}${pathname}`);
+        } catch {
+          continue;
+        }
+        const target = { host: url.hostname, url };
+        assert.deepEqual(hosting.freeHostingFor(target), referenceFreeHosting(target), url.href);
+        assert.deepEqual(hosting.freeHostingFor({ host: url.hostname }), referenceFreeHosting({ host: url.hostname }));
+        compared++;
+      }
+    }
+    assert.ok(compared > 1000, `${compared} hosts compared`);
+  });
+
   it('knows site builders such as gitbook.io', () => {
     const tenant = freeHostingTenant(parseTarget('https://coinbase-pro-login.gitbook.io/us'), hosting);
     assert.equal(tenant?.tenantSite, 'coinbase-pro-login.gitbook.io');
