@@ -24,57 +24,48 @@ export function styledLetters(raw: string): number {
   return n;
 }
 
+const isNewline = (c: number) => c === 0x0a || c === 0x0d || c === 0x2028 || c === 0x2029 || c === 0x0b || c === 0x0c;
+const isBlank = (c: number) => c === 0x20 || c === 0x09 || c === 0xa0 || (c >= 0x2000 && c <= 0x200a) || c === 0x3000;
+
 /**
  * NFKC, entity decoding, whitespace folding. Newlines survive (they are structure for the screen); letter case too
  * (the tokenizer lowercases words, and the screen uses capitalisation to tell headings from sentences).
+ *
+ * A run of white space becomes one space, or one newline, or a blank line (two or more newlines; \r\n counts once);
+ * leading and trailing white space goes. Only runs that change are cut out: text that is already folded (most of
+ * it) comes back as the same string, not as a rope of one piece per word, which a megabyte of text made into a few
+ * hundred thousand short-lived strings.
  */
 export function foldText(raw: string): string {
   let s = raw.indexOf('&') >= 0 ? decodeHTML(raw) : raw;
   s = s.normalize('NFKC');
+  const n = s.length;
   let out = '';
-  let space = false;
-  let newlines = 0;
-  let chunkStart = 0;
+  // Start of the stretch of `s` not yet copied to `out`.
+  let from = 0;
   let emittedAny = false;
-  for (let i = 0; i < s.length; i++) {
+  let i = 0;
+  while (i < n) {
     const c = s.charCodeAt(i);
-    const isNl = c === 0x0a || c === 0x0d || c === 0x2028 || c === 0x2029 || c === 0x0b || c === 0x0c;
-    const isSp = c === 0x20 || c === 0x09 || c === 0xa0 || (c >= 0x2000 && c <= 0x200a) || c === 0x3000;
-    if (!isNl && !isSp) {
-      if (newlines > 0 || space) {
-        if (emittedAny) out += newlines > 1 ? '\n\n' : newlines === 1 ? '\n' : ' ';
-        newlines = 0;
-        space = false;
-      }
-      // Consume the maximal run of ordinary characters in one slice.
-      chunkStart = i;
-      while (i + 1 < s.length) {
-        const d = s.charCodeAt(i + 1);
-        if (
-          d === 0x0a ||
-          d === 0x0d ||
-          d === 0x20 ||
-          d === 0x09 ||
-          d === 0xa0 ||
-          d === 0x0b ||
-          d === 0x0c ||
-          d === 0x2028 ||
-          d === 0x2029 ||
-          d === 0x3000 ||
-          (d >= 0x2000 && d <= 0x200a)
-        ) {
-          break;
-        }
-        i++;
-      }
-      out += s.slice(chunkStart, i + 1);
+    if (!isNewline(c) && !isBlank(c)) {
       emittedAny = true;
-    } else if (isNl) {
-      // \r\n counts once.
-      if (!(c === 0x0a && i > 0 && s.charCodeAt(i - 1) === 0x0d)) newlines++;
-    } else {
-      space = true;
+      i++;
+      continue;
     }
+    let j = i;
+    let newlines = 0;
+    for (; j < n; j++) {
+      const d = s.charCodeAt(j);
+      if (isNewline(d)) {
+        if (!(d === 0x0a && j > 0 && s.charCodeAt(j - 1) === 0x0d)) newlines++;
+      } else if (!isBlank(d)) break;
+    }
+    const folded = !emittedAny || j === n ? '' : newlines > 1 ? '\n\n' : newlines === 1 ? '\n' : ' ';
+    if (j - i !== folded.length || !s.startsWith(folded, i)) {
+      out += s.slice(from, i) + folded;
+      from = j;
+    }
+    i = j;
   }
-  return out;
+  return from === 0 ? s : out + s.slice(from);
 }
