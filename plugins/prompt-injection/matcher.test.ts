@@ -4,7 +4,10 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { compile, isCjk, type Meter, tokenize } from './matcher.ts';
 
-const words = (text: string) => tokenize(text, new Set()).map((t) => t.w);
+const words = (text: string) => {
+  const t = tokenize(text, new Set());
+  return Array.from(t.id.subarray(0, t.length), (id) => t.dict[id]);
+};
 
 describe('tokenizer', () => {
   it('makes every Han and kana character a token, and splits Latin runs written against them', () => {
@@ -17,7 +20,10 @@ describe('tokenizer', () => {
   });
 
   it('ends a sentence at 。 and at ! or ? written against the next CJK character', () => {
-    const sent = (text: string) => tokenize(text, new Set()).map((t) => t.sent);
+    const sent = (text: string) => {
+      const t = tokenize(text, new Set());
+      return [...t.sent.subarray(0, t.length)];
+    };
     assert.deepEqual(sent('好。好'), [0, 1]);
     assert.deepEqual(sent('好!好?好'), [0, 1, 2]);
     // A dot inside a Latin name still does not end a sentence.
