@@ -20,8 +20,41 @@ const isSpace = (c: number) => c === 0x20 || c === 0x0a || c === 0x09 || c === 0
 
 /** Lines and sentences of `text`, trimmed, in order, none longer than MAX_WINDOW. */
 export function units(text: string): Span[] {
+  const u = unitSpans(text);
   const out: Span[] = [];
+  for (let i = 0; i < u.count; i++) out.push({ start: u.start[i]!, end: u.end[i]! });
+  return out;
+}
+
+/** Units as two parallel arrays (valid up to `count`), for the scorer: no object per sentence. */
+export interface UnitSpans {
+  count: number;
+  start: Int32Array;
+  end: Int32Array;
+}
+
+/** The units of `text` (see units()), written into `into` when given and large enough. */
+export function unitSpans(text: string, into?: UnitSpans): UnitSpans {
   const n = text.length;
+  // Units are disjoint and not empty, so there are at most n; sized for a sentence per 16 characters, then doubled.
+  const want = Math.min(n + 1, (n >>> 4) + 16);
+  const out: UnitSpans =
+    into && into.start.length >= want ? into : { count: 0, start: new Int32Array(want), end: new Int32Array(want) };
+  let count = 0;
+  let starts = out.start;
+  let ends = out.end;
+  const add = (a: number, b: number) => {
+    if (count === starts.length) {
+      const s2 = new Int32Array(2 * count);
+      s2.set(starts);
+      starts = s2;
+      const e2 = new Int32Array(2 * count);
+      e2.set(ends);
+      ends = e2;
+    }
+    starts[count] = a;
+    ends[count++] = b;
+  };
   const push = (a: number, b: number) => {
     while (a < b && isSpace(text.charCodeAt(a))) a++;
     while (b > a && isSpace(text.charCodeAt(b - 1))) b--;
@@ -31,15 +64,17 @@ export function units(text: string): Span[] {
       if (cut <= a + MAX_WINDOW / 2) cut = a + MAX_WINDOW;
       let e = cut;
       while (e > a && isSpace(text.charCodeAt(e - 1))) e--;
-      out.push({ start: a, end: e });
+      add(a, e);
       a = cut;
       while (a < b && isSpace(text.charCodeAt(a))) a++;
     }
-    if (b > a) out.push({ start: a, end: b });
+    if (b > a) add(a, b);
   };
   let from = 0;
   for (let i = 0; i < n; i++) {
     const c = text.charCodeAt(i);
+    // Most characters end nothing: one range test skips them (every separator below is 0x0a–0x3f or ≥ 0x3002).
+    if (c > 0x3f && c < 0x3002) continue;
     if (c === 0x0a) {
       push(from, i);
       from = i + 1;
@@ -56,6 +91,9 @@ export function units(text: string): Span[] {
     }
   }
   push(from, n);
+  out.count = count;
+  out.start = starts;
+  out.end = ends;
   return out;
 }
 
