@@ -1,4 +1,4 @@
-import { internEpoch } from './intern.ts';
+import { internCount, internEpoch } from './intern.ts';
 import { afterAt, compile, type Meter, type PatternDef, type Tokens, tokenize } from './matcher.ts';
 import { normalize, type Segment } from './normalize.ts';
 import patternFile from './patterns.json' with { type: 'json' };
@@ -112,9 +112,9 @@ const OVERRIDE_VERBS = new Set(
   OVERRIDE_LEXICONS.flatMap((l) => file.lexicons[l] ?? []).filter((w) => !w.includes('_')),
 );
 const OVERRIDE_CJK = [...(file.lexicons.ignoreZh ?? []), ...(file.lexicons.ignoreJa ?? [])];
-const CJK_NEGATORS = new Set(
-  file.negators.filter((w) => w.length === 1 && w.charCodeAt(0) >= 0x3000).map((w) => w.charCodeAt(0)),
-);
+const CJK_NEGATORS = file.negators.filter((w) => w.length === 1 && w.charCodeAt(0) >= 0x3000);
+/** The single-character CJK negators as one character class (`[]` if none: it matches nothing). */
+const CJK_NEGATOR_CLASS = new RegExp(`[${CJK_NEGATORS.join('')}]`, 'g');
 
 /** Folded word of token k. */
 const word = (t: Tokens, k: number): string => t.dict[t.id[k]!]!;
@@ -128,22 +128,27 @@ const KNOWN = 8;
 let flagEpoch = -1;
 let flagsById = new Uint8Array(0);
 
-function wordFlags(tokens: Tokens, k: number): number {
-  const id = tokens.id[k]!;
-  if (flagEpoch !== internEpoch() || tokens.epoch !== flagEpoch) {
-    if (tokens.epoch !== internEpoch()) return computeFlags(word(tokens, k));
+/** The flag table covering every id handed out so far, or undefined for tokens of an older intern epoch. */
+function flagTable(tokens: Tokens): Uint8Array | undefined {
+  if (tokens.epoch !== internEpoch()) return undefined;
+  if (flagEpoch !== internEpoch()) {
     flagEpoch = internEpoch();
-    flagsById = new Uint8Array(Math.max(1024, 2 * id));
-  }
-  if (id >= flagsById.length) {
-    const bigger = new Uint8Array(2 * id + 2);
+    flagsById = new Uint8Array(Math.max(1024, 2 * internCount()));
+  } else if (flagsById.length < internCount()) {
+    const bigger = new Uint8Array(2 * internCount());
     bigger.set(flagsById);
     flagsById = bigger;
   }
-  let f = flagsById[id]!;
+  return flagsById;
+}
+
+function wordFlags(tokens: Tokens, table: Uint8Array | undefined, k: number): number {
+  if (!table) return computeFlags(word(tokens, k));
+  const id = tokens.id[k]!;
+  let f = table[id]!;
   if (f === 0) {
     f = computeFlags(word(tokens, k));
-    flagsById[id] = f;
+    table[id] = f;
   }
   return f;
 }
@@ -169,25 +174,28 @@ function negatedOverrides(text: string, tokens: Tokens): { start: number; end: n
     while (e + 1 < length && e < limit && sent[e + 1] === sent[k]) e++;
     return tokens.end[e]!;
   };
+  const table = flagTable(tokens);
   for (let k = 0; k < length; k++) {
-    const f = wordFlags(tokens, k);
+    const f = wordFlags(tokens, table, k);
     if ((f & (NEGATOR | OVERRIDE | ELIDED_OVERRIDE)) === 0) continue;
     let verb = -1;
     if (f & NEGATOR) {
       for (let j = k + 1; j <= k + 2 && j < length && sent[j] === sent[k]; j++) {
-        if (wordFlags(tokens, j) & OVERRIDE) verb = j;
+        if (wordFlags(tokens, table, j) & OVERRIDE) verb = j;
       }
     } else {
       // "ignorez pas", "ignoriere nicht", and French elision "n'ignorez" (the tokenizer drops the apostrophe).
-      if (!(f & OVERRIDE) || (k + 1 < length && sent[k + 1] === sent[k] && wordFlags(tokens, k + 1) & NEGATOR)) {
+      if (!(f & OVERRIDE) || (k + 1 < length && sent[k + 1] === sent[k] && wordFlags(tokens, table, k + 1) & NEGATOR)) {
         verb = k;
       }
     }
     if (verb >= 0) out.push({ start: tokens.start[k]!, end: sentenceEnd(verb, verb + 4) });
   }
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c < 0x3000 || !CJK_NEGATORS.has(c)) continue;
+  // The CJK negators, found by a native scan of one character class (no backtracking).
+  const find = CJK_NEGATOR_CLASS;
+  find.lastIndex = 0;
+  for (let m = find.exec(text); m !== null; m = find.exec(text)) {
+    const i = m.index;
     for (let d = 1; d <= 2; d++) {
       const at = i + d;
       const hit = OVERRIDE_CJK.find((v) => text.startsWith(v, at));

@@ -6,7 +6,11 @@ import { decodeHTML } from 'entities';
  * Counts letters spelled in a way that only a filter would care about: mathematical alphanumerics (U+1D400–1D7FF),
  * fullwidth ASCII, and numeric character references for plain ASCII letters (`&#x65;`).
  */
+/** Code units that can start a styled letter: one native scan spares plain text the loop below. */
+const STYLED_START = /[\ud835\uff21-\uff5a]|&#/;
+
 export function styledLetters(raw: string): number {
+  if (!STYLED_START.test(raw)) return 0;
   let n = 0;
   for (let i = 0; i < raw.length; i++) {
     const c = raw.charCodeAt(i);
@@ -24,8 +28,11 @@ export function styledLetters(raw: string): number {
   return n;
 }
 
-const isNewline = (c: number) => c === 0x0a || c === 0x0d || c === 0x2028 || c === 0x2029 || c === 0x0b || c === 0x0c;
-const isBlank = (c: number) => c === 0x20 || c === 0x09 || c === 0xa0 || (c >= 0x2000 && c <= 0x200a) || c === 0x3000;
+/** 1 for a blank (space, tab, no-break and typographic spaces), 2 for a line break, 0 for everything else. */
+const WHITE = new Uint8Array(65536);
+for (const c of [0x20, 0x09, 0xa0, 0x3000]) WHITE[c] = 1;
+for (let c = 0x2000; c <= 0x200a; c++) WHITE[c] = 1;
+for (const c of [0x0a, 0x0d, 0x2028, 0x2029, 0x0b, 0x0c]) WHITE[c] = 2;
 
 /**
  * NFKC, entity decoding, whitespace folding. Newlines survive (they are structure for the screen); letter case too
@@ -47,18 +54,24 @@ export function foldText(raw: string): string {
   let i = 0;
   while (i < n) {
     const c = s.charCodeAt(i);
-    if (!isNewline(c) && !isBlank(c)) {
+    if (WHITE[c] === 0) {
       emittedAny = true;
       i++;
+      continue;
+    }
+    // One space between two words stays as it is (the common case, checked without the run logic).
+    if (c === 0x20 && emittedAny && i + 1 < n && WHITE[s.charCodeAt(i + 1)] === 0) {
+      i += 2;
       continue;
     }
     let j = i;
     let newlines = 0;
     for (; j < n; j++) {
       const d = s.charCodeAt(j);
-      if (isNewline(d)) {
+      const kind = WHITE[d];
+      if (kind === 2) {
         if (!(d === 0x0a && j > 0 && s.charCodeAt(j - 1) === 0x0d)) newlines++;
-      } else if (!isBlank(d)) break;
+      } else if (kind === 0) break;
     }
     const folded = !emittedAny || j === n ? '' : newlines > 1 ? '\n\n' : newlines === 1 ? '\n' : ' ';
     if (j - i !== folded.length || !s.startsWith(folded, i)) {
