@@ -173,6 +173,12 @@ export function referenceLogit(model: ScorerModel, p: Prepared, a: number, b: nu
   return count === 0 ? model.bias : model.bias + sum / Math.sqrt(count);
 }
 
+function grown(a: Int32Array): Int32Array<ArrayBuffer> {
+  const b = new Int32Array(2 * a.length);
+  b.set(a);
+  return b;
+}
+
 // Scratch arrays of the scorer, kept between calls while they stay small (SCRATCH_CHARS characters of segment): the
 // arrays cost more to allocate than a short segment costs to score. A longer segment scores in arrays of its own.
 const SCRATCH_CHARS = 1 << 16;
@@ -224,7 +230,6 @@ export function scoreSegment(
   const s5 = CHAR_SEED[5]!;
   let acc = 0;
   let words = 0;
-  let inWord = false;
   let h = FNV_OFFSET;
   // Quote markers at the start of a line fold to spaces (see prepare()).
   let lineStart = true;
@@ -235,10 +240,16 @@ export function scoreSegment(
   let c3 = 0;
   let c4 = 0;
   prefix[0] = 0;
+  // A word's end and hash are written when it ends (wordOpen: a WORD run is in progress), not at every character.
+  let wordOpen = false;
   for (let i = 0; i < n; i++) {
     const raw = text.charCodeAt(i);
     let code: number;
-    if (raw === 0x0a) {
+    if (raw > 0x3e) {
+      // Letters and most punctuation: not a line break, not a quote marker, not white space.
+      lineStart = false;
+      code = FOLD[raw]!;
+    } else if (raw === 0x0a) {
       lineStart = true;
       code = FOLD[raw]!;
     } else if (raw === 0x3e && lineStart) code = 0x20;
@@ -249,37 +260,29 @@ export function scoreSegment(
     codes[i] = code;
     const k = CLASS[raw]!;
     if (k === WORD_CLASS) {
-      if (!inWord) {
+      if (!wordOpen) {
         if (words === wordStart.length) {
-          const grow = (a: Int32Array) => {
-            const b = new Int32Array(2 * a.length);
-            b.set(a);
-            return b;
-          };
-          wordStart = grow(wordStart);
-          wordEnd = grow(wordEnd);
-          wordHash = grow(wordHash);
+          wordStart = grown(wordStart);
+          wordEnd = grown(wordEnd);
+          wordHash = grown(wordHash);
         }
         wordStart[words] = i;
         h = FNV_OFFSET;
-        inWord = true;
-        words++;
+        wordOpen = true;
       }
       h = Math.imul(h ^ code, FNV_PRIME);
-      wordEnd[words - 1] = i + 1;
-      wordHash[words - 1] = h;
     } else {
-      inWord = false;
+      if (wordOpen) {
+        wordEnd[words] = i;
+        wordHash[words] = h;
+        words++;
+        wordOpen = false;
+      }
       if (k === CJK_CLASS) {
         if (words === wordStart.length) {
-          const grow = (a: Int32Array) => {
-            const b = new Int32Array(2 * a.length);
-            b.set(a);
-            return b;
-          };
-          wordStart = grow(wordStart);
-          wordEnd = grow(wordEnd);
-          wordHash = grow(wordHash);
+          wordStart = grown(wordStart);
+          wordEnd = grown(wordEnd);
+          wordHash = grown(wordHash);
         }
         wordStart[words] = i;
         wordEnd[words] = i + 1;
@@ -306,6 +309,11 @@ export function scoreSegment(
         w[Math.imul(h5 ^ s5, GOLDEN) >>> shift]!;
       prefix[i - 3] = acc;
     }
+  }
+  if (wordOpen) {
+    wordEnd[words] = n;
+    wordHash[words] = h;
+    words++;
   }
   // The last four starts: only the n-grams that fit.
   for (let s = Math.max(0, n - (MAX_CHAR_GRAM - 1)); s < n; s++) {
