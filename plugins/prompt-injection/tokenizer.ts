@@ -173,23 +173,25 @@ let fillerSet: Set<string> | undefined;
 let fillerEpoch = -1;
 let fillerFlags = new Uint8Array(1024);
 
-function isFiller(fillers: Set<string>, id: number): boolean {
+/** Drops the filler flags when the filler set or the intern epoch changed (once per tokenize call). */
+function useFillers(fillers: Set<string>): void {
   if (fillers !== fillerSet || fillerEpoch !== internEpoch()) {
     fillerSet = fillers;
     fillerEpoch = internEpoch();
     fillerFlags.fill(0);
   }
+}
+
+/** Flag of a word not looked up yet (or beyond the table): 2 for a filler, 1 otherwise. */
+function fillerFlag(fillers: Set<string>, id: number): number {
   if (id >= fillerFlags.length) {
     const bigger = new Uint8Array(Math.max(fillerFlags.length * 2, id + 1));
     bigger.set(fillerFlags);
     fillerFlags = bigger;
   }
-  let f = fillerFlags[id]!;
-  if (f === 0) {
-    f = fillers.has(internDict()[id]!) ? 2 : 1;
-    fillerFlags[id] = f;
-  }
-  return f === 2;
+  const f = fillers.has(internDict()[id]!) ? 2 : 1;
+  fillerFlags[id] = f;
+  return f;
 }
 
 const ID_URL = () => internString('@url');
@@ -230,6 +232,7 @@ let scratch: Scratch = {
  */
 export function tokenize(text: string, fillers: Set<string>, meter?: Meter): Tokens {
   resetIfFull();
+  useFillers(fillers);
   const t = table();
   const n = text.length;
   // Built in scratch arrays kept between calls (a token takes about four characters of text or more in most
@@ -284,7 +287,9 @@ export function tokenize(text: string, fillers: Set<string>, meter?: Meter): Tok
     posA[k] = pos;
     linePosA[k] = linePos;
     capA[k] = c0 >= 0x41 && c0 <= 0x5a ? 1 : 0;
-    if (!isFiller(fillers, id)) {
+    let filler = id < fillerFlags.length ? fillerFlags[id]! : 0;
+    if (filler === 0) filler = fillerFlag(fillers, id);
+    if (filler === 1) {
       pos++;
       linePos++;
     }
@@ -292,54 +297,63 @@ export function tokenize(text: string, fillers: Set<string>, meter?: Meter): Tok
   while (i < n) {
     if (meter) meter.steps++;
     const c = text.charCodeAt(i);
-    if (c === 0x0a) {
-      line++;
-      sent++;
-      pos = 0;
-      linePos = 0;
+    // A space ends nothing and starts nothing; an ASCII letter other than h and w (which may start a URL) starts a
+    // word: both skip the checks below.
+    if (c === 0x20) {
       i++;
       continue;
     }
-    if (
-      ((c === 0x2e || c === 0x21 || c === 0x3f || c === 0x3b) &&
-        (i + 1 >= n || isSpace(text.charCodeAt(i + 1)) || isCjk(text.charCodeAt(i + 1)))) ||
-      c === 0x3002 || // 。 ideographic full stop (CJK sentences end without a space)
-      c === 0xff61
-    ) {
-      sent++;
-      pos = 0;
-      i++;
-      continue;
-    }
-    if (c === 0x7c) {
-      push(ID_PIPE(), i, i + 1);
-      i++;
-      continue;
-    }
-    const c1 = text.charCodeAt(i + 1) | 0x20;
-    if ((c === 0x68 || c === 0x48 || c === 0x77 || c === 0x57) && (c1 === 0x74 || c1 === 0x77)) {
-      // http(s):// and www. runs
-      const head = text.slice(i, i + 8).toLowerCase();
-      if (head.startsWith('http://') || head.startsWith('https://') || head.startsWith('www.')) {
-        let j = i;
-        while (j < n && !isSpace(text.charCodeAt(j)) && text.charCodeAt(j) !== 0x22 && text.charCodeAt(j) !== 0x29) {
-          j++;
-        }
-        push(ID_URL(), i, j);
-        i = j;
+    const letter = (c | 0x20) >= 0x61 && (c | 0x20) <= 0x7a && (c | 0x20) !== 0x68 && (c | 0x20) !== 0x77;
+    if (!letter) {
+      if (c === 0x0a) {
+        line++;
+        sent++;
+        pos = 0;
+        linePos = 0;
+        i++;
         continue;
       }
-    }
-    const cp = c >= 0xd800 && c <= 0xdbff ? text.codePointAt(i)! : c;
-    const isWord = cp < 65536 ? t[cp] === 1 : false;
-    if (!isWord) {
-      i += cp > 0xffff ? 2 : 1;
-      continue;
-    }
-    if (cp >= 0x3005 && isCjk(cp)) {
-      push(internString(text[i]!), i, i + 1);
-      i++;
-      continue;
+      if (
+        ((c === 0x2e || c === 0x21 || c === 0x3f || c === 0x3b) &&
+          (i + 1 >= n || isSpace(text.charCodeAt(i + 1)) || isCjk(text.charCodeAt(i + 1)))) ||
+        c === 0x3002 || // 。 ideographic full stop (CJK sentences end without a space)
+        c === 0xff61
+      ) {
+        sent++;
+        pos = 0;
+        i++;
+        continue;
+      }
+      if (c === 0x7c) {
+        push(ID_PIPE(), i, i + 1);
+        i++;
+        continue;
+      }
+      const c1 = text.charCodeAt(i + 1) | 0x20;
+      if ((c === 0x68 || c === 0x48 || c === 0x77 || c === 0x57) && (c1 === 0x74 || c1 === 0x77)) {
+        // http(s):// and www. runs
+        const head = text.slice(i, i + 8).toLowerCase();
+        if (head.startsWith('http://') || head.startsWith('https://') || head.startsWith('www.')) {
+          let j = i;
+          while (j < n && !isSpace(text.charCodeAt(j)) && text.charCodeAt(j) !== 0x22 && text.charCodeAt(j) !== 0x29) {
+            j++;
+          }
+          push(ID_URL(), i, j);
+          i = j;
+          continue;
+        }
+      }
+      const cp = c >= 0xd800 && c <= 0xdbff ? text.codePointAt(i)! : c;
+      const isWord = cp < 65536 ? t[cp] === 1 : false;
+      if (!isWord) {
+        i += cp > 0xffff ? 2 : 1;
+        continue;
+      }
+      if (cp >= 0x3005 && isCjk(cp)) {
+        push(internString(text[i]!), i, i + 1);
+        i++;
+        continue;
+      }
     }
     const start = i;
     // Words of ASCII letters only (most of them) are lowercased and hashed on the way; the others (digits, other
