@@ -25,7 +25,7 @@ import {
   unigramBucket,
   WORD_CLASS,
 } from './features.ts';
-import { MAX_WINDOW, MIN_UNIT, type Span, type UnitSpans, unitSpans } from './windows.ts';
+import { MAX_WINDOW, MIN_UNIT, type Span, separatorAt, UnitCollector, type UnitSpans } from './windows.ts';
 
 export interface ModelHeader {
   format: 'preflight-injection-model';
@@ -242,6 +242,8 @@ export function scoreSegment(
   prefix[0] = 0;
   // A word's end and hash are written when it ends (wordOpen: a WORD run is in progress), not at every character.
   let wordOpen = false;
+  // Lines and sentences (windows.ts), found in the same pass.
+  const units = new UnitCollector(text, small ? scratchUnits : undefined);
   for (let i = 0; i < n; i++) {
     const raw = text.charCodeAt(i);
     let code: number;
@@ -249,13 +251,22 @@ export function scoreSegment(
       // Letters and most punctuation: not a line break, not a quote marker, not white space.
       lineStart = false;
       code = FOLD[raw]!;
+      if (raw === 0x3f || raw >= 0x3002) {
+        const kind = separatorAt(text, i, raw);
+        if (kind !== 0) units.separator(i, kind);
+      }
     } else if (raw === 0x0a) {
       lineStart = true;
       code = FOLD[raw]!;
+      units.separator(i, 1);
     } else if (raw === 0x3e && lineStart) code = 0x20;
     else {
       if (raw !== 0x20 && raw !== 0x09 && raw !== 0x0d) lineStart = false;
       code = FOLD[raw]!;
+      if (raw === 0x2e || raw === 0x21 || raw === 0x3b) {
+        const kind = separatorAt(text, i, raw);
+        if (kind !== 0) units.separator(i, kind);
+      }
     }
     codes[i] = code;
     const k = CLASS[raw]!;
@@ -341,7 +352,7 @@ export function scoreSegment(
   }
   if (meter) meter.steps += n + words;
 
-  const us = unitSpans(text, small ? scratchUnits : undefined);
+  const us = units.finish();
   if (small) scratchUnits = us;
   const unitCount = us.count;
   const uStart = us.start;

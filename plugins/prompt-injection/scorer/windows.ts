@@ -33,29 +33,79 @@ export interface UnitSpans {
   end: Int32Array;
 }
 
-/** The units of `text` (see units()), written into `into` when given and large enough. */
-export function unitSpans(text: string, into?: UnitSpans): UnitSpans {
-  const n = text.length;
-  // Units are disjoint and not empty, so there are at most n; sized for a sentence per 16 characters, then doubled.
-  const want = Math.min(n + 1, (n >>> 4) + 16);
-  const out: UnitSpans =
-    into && into.start.length >= want ? into : { count: 0, start: new Int32Array(want), end: new Int32Array(want) };
-  let count = 0;
-  let starts = out.start;
-  let ends = out.end;
-  const add = (a: number, b: number) => {
-    if (count === starts.length) {
-      const s2 = new Int32Array(2 * count);
-      s2.set(starts);
-      starts = s2;
-      const e2 = new Int32Array(2 * count);
-      e2.set(ends);
-      ends = e2;
+/**
+ * How the character c at i separates units: 1 for a line break (the unit ends before it), 2 for 。！？ and for . ! ? ;
+ * followed by white space or the end (the unit ends after it), 0 for anything else.
+ */
+export function separatorAt(text: string, i: number, c: number): number {
+  if (c === 0x0a) return 1;
+  // 。！？ end a Chinese or Japanese sentence without a following space.
+  if (c === 0x3002 || c === 0xff01 || c === 0xff1f) return 2;
+  if (
+    (c === 0x2e || c === 0x21 || c === 0x3f || c === 0x3b) &&
+    (i + 1 >= text.length || isSpace(text.charCodeAt(i + 1)))
+  )
+    return 2;
+  return 0;
+}
+
+/**
+ * Builds the units of one text from its separators, given in text order (`separator(i, kind)`), then `finish()`:
+ * each stretch between separators is trimmed and cut at a space when longer than MAX_WINDOW.
+ */
+export class UnitCollector {
+  private count = 0;
+  private starts: Int32Array;
+  private ends: Int32Array;
+  private from = 0;
+  private readonly out: UnitSpans;
+
+  constructor(
+    private readonly text: string,
+    into?: UnitSpans,
+  ) {
+    const n = text.length;
+    // Units are disjoint and not empty, so there are at most n; sized for a sentence per 16 characters, then doubled.
+    const want = Math.min(n + 1, (n >>> 4) + 16);
+    this.out =
+      into && into.start.length >= want ? into : { count: 0, start: new Int32Array(want), end: new Int32Array(want) };
+    this.starts = this.out.start;
+    this.ends = this.out.end;
+  }
+
+  separator(i: number, kind: number): void {
+    if (kind === 1) {
+      this.push(this.from, i);
+      this.from = i + 1;
+    } else {
+      this.push(this.from, i + 1);
+      this.from = i + 1;
     }
-    starts[count] = a;
-    ends[count++] = b;
-  };
-  const push = (a: number, b: number) => {
+  }
+
+  finish(): UnitSpans {
+    this.push(this.from, this.text.length);
+    this.out.count = this.count;
+    this.out.start = this.starts;
+    this.out.end = this.ends;
+    return this.out;
+  }
+
+  private add(a: number, b: number): void {
+    if (this.count === this.starts.length) {
+      const s2 = new Int32Array(2 * this.count);
+      s2.set(this.starts);
+      this.starts = s2;
+      const e2 = new Int32Array(2 * this.count);
+      e2.set(this.ends);
+      this.ends = e2;
+    }
+    this.starts[this.count] = a;
+    this.ends[this.count++] = b;
+  }
+
+  private push(a: number, b: number): void {
+    const text = this.text;
     while (a < b && isSpace(text.charCodeAt(a))) a++;
     while (b > a && isSpace(text.charCodeAt(b - 1))) b--;
     while (b - a > MAX_WINDOW) {
@@ -64,37 +114,25 @@ export function unitSpans(text: string, into?: UnitSpans): UnitSpans {
       if (cut <= a + MAX_WINDOW / 2) cut = a + MAX_WINDOW;
       let e = cut;
       while (e > a && isSpace(text.charCodeAt(e - 1))) e--;
-      add(a, e);
+      this.add(a, e);
       a = cut;
       while (a < b && isSpace(text.charCodeAt(a))) a++;
     }
-    if (b > a) add(a, b);
-  };
-  let from = 0;
-  for (let i = 0; i < n; i++) {
-    const c = text.charCodeAt(i);
-    // Most characters end nothing: one range test skips them (every separator below is 0x0a–0x3f or ≥ 0x3002).
-    if (c > 0x3f && c < 0x3002) continue;
-    if (c === 0x0a) {
-      push(from, i);
-      from = i + 1;
-    } else if (c === 0x3002 || c === 0xff01 || c === 0xff1f) {
-      // 。！？ end a Chinese or Japanese sentence without a following space.
-      push(from, i + 1);
-      from = i + 1;
-    } else if (
-      (c === 0x2e || c === 0x21 || c === 0x3f || c === 0x3b) &&
-      (i + 1 >= n || isSpace(text.charCodeAt(i + 1)))
-    ) {
-      push(from, i + 1);
-      from = i + 1;
-    }
+    if (b > a) this.add(a, b);
   }
-  push(from, n);
-  out.count = count;
-  out.start = starts;
-  out.end = ends;
-  return out;
+}
+
+/** The units of `text` (see units()), written into `into` when given and large enough. */
+export function unitSpans(text: string, into?: UnitSpans): UnitSpans {
+  const units = new UnitCollector(text, into);
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    // Most characters end nothing: one range test skips them (every separator is 0x0a–0x3f or ≥ 0x3002).
+    if (c > 0x3f && c < 0x3002) continue;
+    const kind = separatorAt(text, i, c);
+    if (kind !== 0) units.separator(i, kind);
+  }
+  return units.finish();
 }
 
 /**
