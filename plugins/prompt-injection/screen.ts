@@ -125,24 +125,33 @@ const OVERRIDE = 2;
 /** "n" + an override verb: French elision "n'ignorez" with the apostrophe dropped. */
 const ELIDED_OVERRIDE = 4;
 const KNOWN = 8;
+// And the ones the foreign-task line checks ask of every token of a line.
+/** At least three letters and not a minor word (counts towards telling a heading). */
+const LONG_WORD = 16;
+const DOC_WORD = 32;
+/** First word of a two-word DOC_REFERENCE entry. */
+const DOC_FIRST = 64;
+const OUTPUT_WORD = 128;
+/** "your" or "the" (an output directive names "your response", "the answer"). */
+const YOUR_OR_THE = 256;
 let flagEpoch = -1;
-let flagsById = new Uint8Array(0);
+let flagsById = new Uint16Array(0);
 
 /** The flag table covering every id handed out so far, or undefined for tokens of an older intern epoch. */
-function flagTable(tokens: Tokens): Uint8Array | undefined {
+function flagTable(tokens: Tokens): Uint16Array | undefined {
   if (tokens.epoch !== internEpoch()) return undefined;
   if (flagEpoch !== internEpoch()) {
     flagEpoch = internEpoch();
-    flagsById = new Uint8Array(Math.max(1024, 2 * internCount()));
+    flagsById = new Uint16Array(Math.max(1024, 2 * internCount()));
   } else if (flagsById.length < internCount()) {
-    const bigger = new Uint8Array(2 * internCount());
+    const bigger = new Uint16Array(2 * internCount());
     bigger.set(flagsById);
     flagsById = bigger;
   }
   return flagsById;
 }
 
-function wordFlags(tokens: Tokens, table: Uint8Array | undefined, k: number): number {
+function wordFlags(tokens: Tokens, table: Uint16Array | undefined, k: number): number {
   if (!table) return computeFlags(word(tokens, k));
   const id = tokens.id[k]!;
   let f = table[id]!;
@@ -158,6 +167,11 @@ function computeFlags(w: string): number {
   if (NEGATORS.has(w)) f |= NEGATOR;
   if (OVERRIDE_VERBS.has(w)) f |= OVERRIDE;
   if (w.length > 2 && w[0] === 'n' && OVERRIDE_VERBS.has(w.slice(1))) f |= ELIDED_OVERRIDE;
+  if (w.length >= 3 && !MINOR_WORDS.words.has(w)) f |= LONG_WORD;
+  if (DOC_REFERENCE.words.has(w)) f |= DOC_WORD;
+  if (DOC_REFERENCE.firstWords.has(w)) f |= DOC_FIRST;
+  if (OUTPUT_WORDS.words.has(w)) f |= OUTPUT_WORD;
+  if (w === 'your' || w === 'the') f |= YOUR_OR_THE;
   return f;
 }
 
@@ -277,11 +291,13 @@ function startsWithIn(tokens: Tokens, from: number, to: number, set: WordSet): b
   return from + 1 < to && set.firstWords.has(a) && set.words.has(`${a}_${word(tokens, from + 1)}`);
 }
 
-function containsPhrase(tokens: Tokens, from: number, to: number, set: WordSet): boolean {
+/** Whether tokens [from, to) hold a DOC_REFERENCE word or two-word phrase. */
+function mentionsDocument(tokens: Tokens, table: Uint16Array | undefined, from: number, to: number): boolean {
   for (let k = from; k < to; k++) {
-    const w = word(tokens, k);
-    if (set.words.has(w)) return true;
-    if (k + 1 < to && set.firstWords.has(w) && set.words.has(`${w}_${word(tokens, k + 1)}`)) return true;
+    const f = wordFlags(tokens, table, k);
+    if (f & DOC_WORD) return true;
+    if (f & DOC_FIRST && k + 1 < to && DOC_REFERENCE.words.has(`${word(tokens, k)}_${word(tokens, k + 1)}`))
+      return true;
   }
   return false;
 }
@@ -318,12 +334,11 @@ function stemCounts(tokens: Tokens, meter?: Meter): Map<string, number> {
 }
 
 /** Title Case lines are headings, menu items and buttons, not sentences someone wrote to the reader. */
-function isHeading(tokens: Tokens, a: number, b: number): boolean {
+function isHeading(tokens: Tokens, table: Uint16Array | undefined, a: number, b: number): boolean {
   let capital = 0;
   let long = 0;
   for (let k = a + 1; k < b; k++) {
-    const w = word(tokens, k);
-    if (w.length >= 3 && !MINOR_WORDS.words.has(w)) {
+    if (wordFlags(tokens, table, k) & LONG_WORD) {
       long++;
       if (tokens.cap[k] === 1) capital++;
     }
@@ -331,26 +346,29 @@ function isHeading(tokens: Tokens, a: number, b: number): boolean {
   return long >= 1 && capital / long > 0.5;
 }
 
-function classifyLine(tokens: Tokens, a: number, b: number): string {
+function classifyLine(tokens: Tokens, table: Uint16Array | undefined, a: number, b: number): string {
   const len = b - a;
-  const w = (k: number) => word(tokens, k);
   if (len < 5 || len > 45 || tokens.sent[a] !== tokens.sent[b - 1]) return '';
-  if (isHeading(tokens, a, b)) return '';
+  if (isHeading(tokens, table, a, b)) return '';
   let first = a;
-  while (first < b - 1 && compiled.fillers.has(w(first))) first++;
+  while (first < b - 1 && compiled.fillers.has(word(tokens, first))) first++;
   const lastAfter = afterAt(tokens, b - 1);
   let outputDirective = false;
   for (let k = a; k < b - 1; k++) {
-    if ((w(k) === 'your' || w(k) === 'the') && OUTPUT_WORDS.words.has(w(k + 1))) outputDirective = true;
+    if (wordFlags(tokens, table, k) & YOUR_OR_THE && wordFlags(tokens, table, k + 1) & OUTPUT_WORD) {
+      outputDirective = true;
+    }
   }
   if (outputDirective && (startsWithIn(tokens, first, b, EDIT_VERBS) || startsWithIn(tokens, first, b, TASK_VERBS))) {
     return 'output';
   }
-  if (outputDirective && w(first) === 'in') return 'output';
-  if (containsPhrase(tokens, a, b, DOC_REFERENCE)) return '';
+  if (outputDirective && word(tokens, first) === 'in') return 'output';
+  if (mentionsDocument(tokens, table, a, b)) return '';
   if (startsWithIn(tokens, first, b, TASK_VERBS) && lastAfter !== 0x3a) return 'task';
   // A question line that opens with a conjunction ("and have it mean the same thing?") finishes the sentence above.
-  if (lastAfter === 0x3f && QUESTION_WORDS.words.has(w(first)) && !CONJUNCTIONS.has(w(a))) return 'question';
+  if (lastAfter === 0x3f && QUESTION_WORDS.words.has(word(tokens, first)) && !CONJUNCTIONS.has(word(tokens, a))) {
+    return 'question';
+  }
   return '';
 }
 
@@ -368,23 +386,25 @@ function foreignTaskLines(
   meter?: Meter,
 ): { text: string; tok: number; start: number; end: number }[] {
   if (tokens.length === 0) return [];
-  const lines: [number, number][] = [];
+  const table = flagTable(tokens);
+  const candidates: { from: number; to: number; kind: string }[] = [];
+  let docTokens = 0;
   let from = 0;
   for (let k = 1; k <= tokens.length; k++) {
     if (meter) meter.steps++;
-    if (k === tokens.length || tokens.line[k] !== tokens.line[from]) {
-      lines.push([from, k]);
-      from = k;
-    }
-  }
-  const candidates: { from: number; to: number; kind: string }[] = [];
-  let docTokens = 0;
-  for (const [a, b] of lines) {
+    if (k < tokens.length && tokens.line[k] === tokens.line[from]) continue;
+    // Line [a, b) of tokens.
+    const a = from;
+    const b = k;
+    from = k;
     if (meter) meter.steps++;
-    const kind = classifyLine(tokens, a, b);
+    const kind = classifyLine(tokens, table, a, b);
     // Questions in hidden markup are polls and collapsed FAQ answers far more often than attacks.
-    if (kind && !(seg.hidden && kind === 'question')) candidates.push({ from: a, to: b, kind });
-    else docTokens += b - a;
+    if (kind && !(seg.hidden && kind === 'question')) {
+      candidates.push({ from: a, to: b, kind });
+      // More than two: a page of such lines (an FAQ), not an injected one; nothing more to learn.
+      if (candidates.length > 2) return [];
+    } else docTokens += b - a;
   }
   if (candidates.length === 0 || candidates.length > 2) return [];
   if (!seg.hidden && docTokens < 12) return [];

@@ -47,7 +47,8 @@ export function foldText(raw: string): string {
   let s = raw.indexOf('&') >= 0 ? decodeHTML(raw) : raw;
   s = s.normalize('NFKC');
   const n = s.length;
-  let out = '';
+  // Pieces of the result, joined once at the end (a flat string, where `+=` built a rope to flatten later).
+  const out: string[] = [];
   // Start of the stretch of `s` not yet copied to `out`.
   let from = 0;
   let emittedAny = false;
@@ -75,10 +76,12 @@ export function foldText(raw: string): string {
     }
     const folded = !emittedAny || j === n ? '' : newlines > 1 ? '\n\n' : newlines === 1 ? '\n' : ' ';
     if (j - i !== folded.length || !s.startsWith(folded, i)) {
-      out += s.slice(from, i) + folded;
+      out.push(s.slice(from, i), folded);
       from = j;
     }
     i = j;
   }
-  return from === 0 ? s : out + s.slice(from);
+  if (from === 0) return s;
+  out.push(s.slice(from));
+  return out.join('');
 }
