@@ -435,6 +435,23 @@ export function tokenize(text: string, fillers: Set<string>, meter?: Meter): Tok
       capital: capA,
     };
   }
+  if (cap0 > SCRATCH_LIMIT) {
+    // Arrays of this call alone: handed out as they are, no copy.
+    return {
+      length: count,
+      text,
+      id: idA.subarray(0, count),
+      dict: internDict(),
+      start: startA.subarray(0, count),
+      end: endA.subarray(0, count),
+      sent: sentA.subarray(0, count),
+      line: lineA.subarray(0, count),
+      pos: posA.subarray(0, count),
+      linePos: linePosA.subarray(0, count),
+      cap: capA.subarray(0, count),
+      epoch: internEpoch(),
+    };
+  }
   const buf = new ArrayBuffer(29 * count);
   const out = (a: Int32Array, k: number) => {
     const v = new Int32Array(buf, 4 * k * count, count);
