@@ -35,13 +35,21 @@ for (let c = 0x2000; c <= 0x200a; c++) WHITE[c] = 1;
 for (const c of [0x0a, 0x0d, 0x2028, 0x2029, 0x0b, 0x0c]) WHITE[c] = 2;
 
 /**
+ * The white-space runs that may change, found natively: two or more white-space characters, any white space other
+ * than a plain space or newline, and white space at either end. A single space or newline between two other
+ * characters is left as it is and never matched. Each alternative is a character class or a run of one, so matching
+ * is linear (no backtracking). The `W{2,}` alternative comes first, so a match always starts where its run starts.
+ */
+const W = '[\\t\\n\\v\\f\\r \\u00a0\\u2000-\\u200a\\u2028\\u2029\\u3000]';
+const CHANGING_RUN = new RegExp(`${W}{2,}|[\\t\\v\\f\\r\\u00a0\\u2000-\\u200a\\u2028\\u2029\\u3000]|^${W}|${W}$`, 'g');
+
+/**
  * NFKC, entity decoding, whitespace folding. Newlines survive (they are structure for the screen); letter case too
  * (the tokenizer lowercases words, and the screen uses capitalisation to tell headings from sentences).
  *
- * A run of white space becomes one space, or one newline, or a blank line (two or more newlines; \r\n counts once);
- * leading and trailing white space goes. Only runs that change are cut out: text that is already folded (most of
- * it) comes back as the same string, not as a rope of one piece per word, which a megabyte of text made into a few
- * hundred thousand short-lived strings.
+ * A run of white space becomes one space, or one newline, or a blank line (two or more newlines; CR LF counts once);
+ * leading and trailing white space goes. Only the runs that change are cut out, found by one native scan: text that
+ * is already folded (most of it) comes back as the same string, and no JavaScript loop visits every character.
  */
 export function foldText(raw: string): string {
   let s = raw.indexOf('&') >= 0 ? decodeHTML(raw) : raw;
@@ -51,35 +59,22 @@ export function foldText(raw: string): string {
   const out: string[] = [];
   // Start of the stretch of `s` not yet copied to `out`.
   let from = 0;
-  let emittedAny = false;
-  let i = 0;
-  while (i < n) {
-    const c = s.charCodeAt(i);
-    if (WHITE[c] === 0) {
-      emittedAny = true;
-      i++;
-      continue;
-    }
-    // One space between two words stays as it is (the common case, checked without the run logic).
-    if (c === 0x20 && emittedAny && i + 1 < n && WHITE[s.charCodeAt(i + 1)] === 0) {
-      i += 2;
-      continue;
-    }
-    let j = i;
+  const find = CHANGING_RUN;
+  find.lastIndex = 0;
+  for (let m = find.exec(s); m !== null; m = find.exec(s)) {
+    const i = m.index;
+    const j = i + m[0].length;
     let newlines = 0;
-    for (; j < n; j++) {
-      const d = s.charCodeAt(j);
-      const kind = WHITE[d];
-      if (kind === 2) {
-        if (!(d === 0x0a && j > 0 && s.charCodeAt(j - 1) === 0x0d)) newlines++;
-      } else if (kind === 0) break;
+    for (let k = i; k < j; k++) {
+      const d = s.charCodeAt(k);
+      if (WHITE[d] === 2 && !(d === 0x0a && k > 0 && s.charCodeAt(k - 1) === 0x0d)) newlines++;
     }
-    const folded = !emittedAny || j === n ? '' : newlines > 1 ? '\n\n' : newlines === 1 ? '\n' : ' ';
+    // Runs are maximal, so text before the run means a character was emitted before it.
+    const folded = i === 0 || j === n ? '' : newlines > 1 ? '\n\n' : newlines === 1 ? '\n' : ' ';
     if (j - i !== folded.length || !s.startsWith(folded, i)) {
       out.push(s.slice(from, i), folded);
       from = j;
     }
-    i = j;
   }
   if (from === 0) return s;
   out.push(s.slice(from));
