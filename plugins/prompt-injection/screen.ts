@@ -1,3 +1,6 @@
+// The screen: normalisation, the phrase automaton, negation, foreign-task lines, category scores and the learned
+// layer, turned into findings. Over 400 lines on purpose: every stage reads the word sets derived from patterns.json
+// here (and their per-word flags); cut apart, the stages would pass those sets to each other as parameters.
 import { internCount, internEpoch } from './intern.ts';
 import { afterAt, compile, type Meter, type PatternDef, type Tokens, tokenize } from './matcher.ts';
 import { normalize, type Segment } from './normalize.ts';
