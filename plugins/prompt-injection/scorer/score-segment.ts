@@ -34,7 +34,11 @@ function grown(a: Int32Array): Int32Array<ArrayBuffer> {
 const SCRATCH_CHARS = 1 << 16;
 let scratchCodes = new Uint16Array(0);
 let scratchPrefix = new Float64Array(0);
-let scratchWords = { start: new Int32Array(0), end: new Int32Array(0), hash: new Int32Array(0) };
+let scratchWords: { start: Int32Array; end: Int32Array; hash: Int32Array } = {
+  start: new Int32Array(0),
+  end: new Int32Array(0),
+  hash: new Int32Array(0),
+};
 let scratchUnits: UnitSpans | undefined;
 /** Set while a call uses the scratch arrays: an `onWindow` callback that scores again gets arrays of its own. */
 let scratchBusy = false;
@@ -43,9 +47,11 @@ let scratchBusy = false;
  * Scores every window of a segment in time linear in its length and returns the best. `meter` counts elementary
  * steps (characters hashed, words, windows) for the linearity test.
  *
- * One pass over the text folds the characters (as prepare() does), finds the words with their hashes, and writes
- * prefix sums of the character n-gram weights (each n-gram is added when its last character has been folded, in the
- * order prepare() + the n-gram loop of the reference used, so every sum is bit for bit the same).
+ * One pass over the text (firstPass) folds the characters (as prepare() does), finds the words with their hashes and
+ * the units, and writes prefix sums of the character n-gram weights (each n-gram is added when its last character has
+ * been folded, in the order prepare() + the n-gram loop of the reference used, so every sum is bit for bit the same).
+ * Each loop is a function of its own: a long segment gets each one compiled for what it does, where one function
+ * with five loops went through repeated on-stack replacement and deoptimization.
  */
 export function scoreSegment(
   model: ScorerModel,
@@ -56,13 +62,45 @@ export function scoreSegment(
   const n = text.length;
   if (n === 0) return { windows: 0 };
   const small = n <= SCRATCH_CHARS && !scratchBusy;
+  const pass = firstPass(model, text, small);
+  if (small) {
+    scratchWords = { start: pass.wordStart, end: pass.wordEnd, hash: pass.wordHash };
+    scratchUnits = pass.units;
+  }
+  const { wordPrefix, bigram } = wordSums(model, pass);
+  if (meter) meter.steps += n + pass.words + pass.units.count;
+  const { firstWord, endWord } = unitWords(pass);
+  const ctx: LogitContext = { model, codes: pass.codes, prefix: pass.prefix, wordPrefix, bigram };
+  if (small) scratchBusy = true;
+  try {
+    const result = bestWindow(ctx, pass.units, firstWord, endWord, onWindow);
+    if (meter) meter.steps += result.windows;
+    return result;
+  } finally {
+    if (small) scratchBusy = false;
+  }
+}
+
+/** What the first pass finds: folded characters, n-gram prefix sums, words, units. */
+interface Pass {
+  codes: Uint16Array;
+  /** prefix[s] = sum of the weights of every character n-gram (2–5) starting before s. */
+  prefix: Float64Array;
+  wordStart: Int32Array;
+  wordEnd: Int32Array;
+  wordHash: Int32Array;
+  words: number;
+  units: UnitSpans;
+}
+
+function firstPass(model: ScorerModel, text: string, small: boolean): Pass {
+  const n = text.length;
   if (small && scratchCodes.length < n) {
     const size = Math.min(SCRATCH_CHARS, Math.max(2 * scratchCodes.length, n, 1024));
     scratchCodes = new Uint16Array(size);
     scratchPrefix = new Float64Array(size + 1);
   }
   const codes = small ? scratchCodes : new Uint16Array(n);
-  // prefix[s] = sum of the weights of every character n-gram (2–5) starting before s.
   const prefix = small ? scratchPrefix : new Float64Array(n + 1);
   let wordStart = small ? scratchWords.start : new Int32Array(0);
   let wordEnd = small ? scratchWords.end : new Int32Array(0);
@@ -185,11 +223,17 @@ export function scoreSegment(
     }
     prefix[s + 1] = acc;
   }
-  if (small) scratchWords = { start: wordStart, end: wordEnd, hash: wordHash };
-  // wordPrefix[k] = sum of unigram weights of words before k and of bigram weights ending before k.
+  return { codes, prefix, wordStart, wordEnd, wordHash, words, units: units.finish() };
+}
+
+/** wordPrefix[k] = sum of unigram weights of words before k and of bigram weights ending before k. */
+function wordSums(model: ScorerModel, pass: Pass): { wordPrefix: Float64Array; bigram: Float64Array } {
+  const w = model.weights;
+  const shift = model.shift;
+  const { words, wordHash } = pass;
   const wordPrefix = new Float64Array(words + 1);
   const bigram = new Float64Array(words);
-  acc = 0;
+  let acc = 0;
   for (let k = 0; k < words; k++) {
     const hk = wordHash[k]!;
     acc += w[unigramBucket(hk, shift)]!;
@@ -200,53 +244,57 @@ export function scoreSegment(
     }
     wordPrefix[k + 1] = acc;
   }
-  if (meter) meter.steps += n + words;
+  return { wordPrefix, bigram };
+}
 
-  const us = units.finish();
-  if (small) scratchUnits = us;
-  const unitCount = us.count;
-  const uStart = us.start;
-  const uEnd = us.end;
-  // Word ranges of each unit, found with two moving pointers (units and words are both in text order).
-  const firstWord = new Int32Array(unitCount);
-  const endWord = new Int32Array(unitCount);
+/** Word ranges of each unit, found with two moving pointers (units and words are both in text order). */
+function unitWords(pass: Pass): { firstWord: Int32Array; endWord: Int32Array } {
+  const { words, wordStart, wordEnd } = pass;
+  const { count, start, end } = pass.units;
+  const firstWord = new Int32Array(count);
+  const endWord = new Int32Array(count);
   let kStart = 0;
   let kEnd = 0;
-  for (let i = 0; i < unitCount; i++) {
-    while (kStart < words && wordStart[kStart]! < uStart[i]!) kStart++;
-    while (kEnd < words && wordEnd[kEnd]! <= uEnd[i]!) kEnd++;
+  for (let i = 0; i < count; i++) {
+    while (kStart < words && wordStart[kStart]! < start[i]!) kStart++;
+    while (kEnd < words && wordEnd[kEnd]! <= end[i]!) kEnd++;
     firstWord[i] = kStart;
     endWord[i] = kEnd;
-    if (meter) meter.steps++;
   }
-  const ctx: LogitContext = { model, codes, prefix, wordPrefix, bigram };
+  return { firstWord, endWord };
+}
+
+/**
+ * The windows of forEachWindow(), in its order: each unit of at least MIN_UNIT characters, and from each unit the
+ * longest run of units that fits in MAX_WINDOW characters; the first best one wins.
+ */
+function bestWindow(
+  ctx: LogitContext,
+  units: UnitSpans,
+  firstWord: Int32Array,
+  endWord: Int32Array,
+  onWindow: ((w: WindowScore) => void) | undefined,
+): SegmentScore {
+  const { count, start: uStart, end: uEnd } = units;
   let best: WindowScore | undefined;
   let windows = 0;
-  if (small) scratchBusy = true;
-  try {
-    // The windows of forEachWindow(), in its order: each unit of at least MIN_UNIT characters, and from each unit the
-    // longest run of units that fits in MAX_WINDOW characters.
-    let j = 0;
-    for (let i = 0; i < unitCount; i++) {
-      if (j < i) j = i;
-      while (j + 1 < unitCount && uEnd[j + 1]! - uStart[i]! <= MAX_WINDOW) j++;
-      for (let pass = 0; pass < 2; pass++) {
-        const last = pass === 0 ? i : j;
-        if (pass === 0 ? !(uEnd[i]! - uStart[i]! >= MIN_UNIT || j === i) : !(j > i)) continue;
-        const a = uStart[i]!;
-        const b = uEnd[last]!;
-        const k0 = firstWord[i]!;
-        const k1 = Math.max(k0, endWord[last]!);
-        const z = windowLogit(ctx, a, b, k0, k1);
-        windows++;
-        if (onWindow) onWindow({ start: a, end: b, z });
-        if (!best || z > best.z) best = { start: a, end: b, z };
-      }
+  let j = 0;
+  for (let i = 0; i < count; i++) {
+    if (j < i) j = i;
+    while (j + 1 < count && uEnd[j + 1]! - uStart[i]! <= MAX_WINDOW) j++;
+    for (let pass = 0; pass < 2; pass++) {
+      const last = pass === 0 ? i : j;
+      if (pass === 0 ? !(uEnd[i]! - uStart[i]! >= MIN_UNIT || j === i) : !(j > i)) continue;
+      const a = uStart[i]!;
+      const b = uEnd[last]!;
+      const k0 = firstWord[i]!;
+      const k1 = Math.max(k0, endWord[last]!);
+      const z = windowLogit(ctx, a, b, k0, k1);
+      windows++;
+      if (onWindow) onWindow({ start: a, end: b, z });
+      if (!best || z > best.z) best = { start: a, end: b, z };
     }
-  } finally {
-    if (small) scratchBusy = false;
   }
-  if (meter) meter.steps += windows;
   return { best, windows };
 }
 
