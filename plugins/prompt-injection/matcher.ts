@@ -4,30 +4,18 @@
  * A pattern is a sequence of slots; each slot is a set of words (or word prefixes) and may be separated from the
  * previous slot by at most `gap` other tokens. Matching keeps, for every slot of every pattern, only the most recent
  * token that completed the slot before it: a later start can only widen the window for the next slot, so nothing is
- * lost by forgetting the older one. Per token the work is one map lookup per distinct word (cached), a fixed number of
- * prefix lookups, and one O(1) transition for each slot that lists the word. The number of slots that list a word is
+ * lost by forgetting the older one. Per token the work is one array read by word id (the slot list of a word is
+ * computed once, with a fixed number of prefix lookups), and one O(1) transition for each slot that lists the word. The number of slots that list a word is
  * a property of the pattern file, not of the input, so matching is linear in the number of tokens.
  */
 
+import { internCount, internEpoch, internString } from './intern.ts';
+import { afterAt, isCjk, type Tokens } from './tokenizer.ts';
+
+export { afterAt, isCjk, type Token, type Tokens, tokenAt, tokenize } from './tokenizer.ts';
+
 export interface Meter {
   steps: number;
-}
-
-export interface Token {
-  /** Folded word: lowercase, apostrophes removed, confusables mapped; `@email`, `@url`, `@pipe` are special. */
-  w: string;
-  start: number;
-  end: number;
-  sent: number;
-  line: number;
-  /** Index of the token within its sentence, not counting filler words such as "please" or "now". */
-  pos: number;
-  /** Position within the line (fillers not counted). */
-  linePos: number;
-  /** Punctuation right after the token (first non-space character; `=` also past one closing bracket), or '' for none. */
-  after: string;
-  /** The word started with a capital letter in the source text. */
-  cap: boolean;
 }
 
 export interface PatternDef {
@@ -69,7 +57,7 @@ export interface Compiled {
   fillers: Set<string>;
   /** Keeps at most `perBlock` matches of each pattern per block of `block` tokens: bounded output that still
    * covers the whole input, so decoys early in a long text cannot hide a later match. */
-  match(tokens: Token[], meter?: Meter, perBlock?: number, block?: number): Match[];
+  match(tokens: Tokens, meter?: Meter, perBlock?: number, block?: number): Match[];
 }
 
 /**
@@ -83,22 +71,6 @@ interface Slot {
   gapBefore: number;
   anchor: 'sentence' | 'line' | undefined;
   cross: boolean;
-}
-
-/**
- * Han, kana and CJK punctuation-free scripts have no spaces between words, so the tokenizer makes every such character
- * a token of its own and phrases are matched character by character (gaps count characters). Hangul is written with
- * spaces and stays word-based.
- */
-export function isCjk(cp: number): boolean {
-  return (
-    (cp >= 0x4e00 && cp <= 0x9fff) || // CJK unified ideographs
-    (cp >= 0x3400 && cp <= 0x4dbf) || // extension A
-    (cp >= 0xf900 && cp <= 0xfaff) || // compatibility ideographs
-    (cp >= 0x3040 && cp <= 0x30ff) || // hiragana, katakana
-    (cp >= 0x31f0 && cp <= 0x31ff) || // katakana phonetic extensions
-    cp === 0x3005 // 々 (iteration mark)
-  );
 }
 
 /** The token words of one alternative: `_` separates words, and each CJK character is a word of its own. */
@@ -220,15 +192,24 @@ export function compile(
   const sufLens = [...suffixLens].sort((a, b) => a - b);
   const fillers = new Set(fillerWords);
 
-  // Distinct words seen in input are few compared with tokens; the cache is bounded so a flood of random words
-  // cannot grow it without limit.
+  // Slot lists per word id (tokenizer.ts interns words), computed on first sight and kept for the intern epoch: the
+  // table is bounded there, so a flood of random words cannot grow these without limit.
   const excluded = patterns.map((p) => (p.exclude ? new Set(p.exclude) : undefined));
-  const cache = new Map<string, Int32Array>();
-  const capCache = new Map<string, Int32Array>();
-  const EMPTY = new Int32Array(0);
-  const lookup = (w: string, cap: boolean, meter?: Meter): Int32Array => {
-    const hit = cap && capSlots.length > 0 ? capCache.get(w) : cache.get(w);
-    if (hit) return hit;
+  const n = Math.max(states, 1);
+  const slotPattern = Int32Array.from(slots.map((s) => s.pattern));
+  const slotRead = Int32Array.from(slots.map((s) => s.read));
+  const slotWrite = Int32Array.from(slots.map((s) => s.write));
+  const slotGap = Int32Array.from(slots.map((s) => s.gapBefore));
+  const slotColon = Uint8Array.from(slots.map((_, id) => (colonSlots.has(id) ? 1 : equalsSlots.has(id) ? 2 : 0)));
+  const slotAnchor = Uint8Array.from(slots.map((s) => (s.anchor === 'sentence' ? 1 : s.anchor === 'line' ? 2 : 0)));
+  const slotCross = Uint8Array.from(slots.map((s) => (s.cross ? 1 : 0)));
+  // Widest gap a continuation slot of each pattern allows, and of all patterns.
+  const patternGap = new Int32Array(patterns.length);
+  for (const s of slots) if (s.read >= 0) patternGap[s.pattern] = Math.max(patternGap[s.pattern]!, s.gapBefore);
+  const maxGap = Math.max(0, ...patternGap);
+  const maskWords = (patterns.length + 31) >>> 5;
+
+  const slotsOf = (w: string, cap: boolean, meter?: Meter): number => {
     const ids: number[] = [];
     // A capitalised word also fills the `@cap` slots; merged into one list so the descending-`read` order holds.
     if (cap) ids.push(...capSlots);
@@ -248,54 +229,152 @@ export function compile(
       if (sf) ids.push(...sf);
     }
     const kept = ids.filter((id) => !excluded[slots[id]!.pattern]?.has(w));
-    const arr =
-      kept.length === 0 ? EMPTY : Int32Array.from([...new Set(kept)].sort((x, y) => slots[y]!.read - slots[x]!.read));
-    const store = cap && capSlots.length > 0 ? capCache : cache;
-    if (store.size > 50_000) store.clear();
-    store.set(w, arr);
-    return arr;
+    const sorted = [...new Set(kept)].sort((x, y) => slots[y]!.read - slots[x]!.read);
+    // Descending `read` puts the continuation slots first, grouped by pattern (a pattern's states are consecutive
+    // ids), and the slots that start a pattern (read −1) last.
+    let contEnd = 0;
+    while (contEnd < sorted.length && slots[sorted[contEnd]!]!.read >= 0) contEnd++;
+    const groups: number[] = [];
+    const mask = new Array<number>(maskWords).fill(0);
+    for (let j = 0; j < contEnd; j++) {
+      const p = slots[sorted[j]!]!.pattern;
+      if (groups.length === 0 || groups[groups.length - 3] !== p) groups.push(p, j, j + 1);
+      else groups[groups.length - 1] = j + 1;
+      mask[p >>> 5]! |= 1 << (p & 31);
+    }
+    return store([groups.length, sorted.length, contEnd, ...mask, ...groups, ...sorted]);
   };
+  // The slot lists of the words seen so far, one after another in `pool` (one contiguous read per token, where
+  // objects and typed arrays per word were pointer chases that missed the cache over a large vocabulary). A list at
+  // offset o: [groups G × 3, ids N, contEnd, mask × maskWords, groups (pattern, from, to)…, ids…]; from, to and
+  // contEnd index the ids.
+  let pool = new Int32Array(1 << 14);
+  let poolUsed = 0;
+  const store = (list: number[]): number => {
+    if (poolUsed + list.length > pool.length) {
+      const bigger = new Int32Array(Math.max(2 * pool.length, poolUsed + list.length));
+      bigger.set(pool.subarray(0, poolUsed));
+      pool = bigger;
+    }
+    pool.set(list, poolUsed);
+    poolUsed += list.length;
+    return poolUsed - list.length;
+  };
+  const HEAD = 3 + maskWords;
+  // listOf[id] / capListOf[id]: 1 + offset of the word's list in `pool`, 0 when not computed yet.
+  let listOf = new Int32Array(0);
+  let capListOf = new Int32Array(0);
+  let cacheEpoch = -1;
+  const useCap = capSlots.length > 0;
 
-  const n = Math.max(states, 1);
-  const slotPattern = Int32Array.from(slots.map((s) => s.pattern));
-  const slotRead = Int32Array.from(slots.map((s) => s.read));
-  const slotWrite = Int32Array.from(slots.map((s) => s.write));
-  const slotGap = Int32Array.from(slots.map((s) => s.gapBefore));
-  const slotColon = Uint8Array.from(slots.map((_, id) => (colonSlots.has(id) ? 1 : equalsSlots.has(id) ? 2 : 0)));
-  const slotAnchor = Uint8Array.from(slots.map((s) => (s.anchor === 'sentence' ? 1 : s.anchor === 'line' ? 2 : 0)));
-  const slotCross = Uint8Array.from(slots.map((s) => (s.cross ? 1 : 0)));
+  // waitSince[state] holds base + the token index that made the state live. Each call starts `base` more than
+  // maxGap + 1 past every index the previous call stored, so an old entry fails the gap test without the array being
+  // cleared (an allocation and fill of every state per call, which dominated short texts).
+  const FAR = -(2 ** 30);
+  const waitSince = new Int32Array(n).fill(FAR);
+  const chainStart = new Int32Array(n);
+  let base = 0;
+  // Per-call state, kept between calls (reset at the start of each): `lastLive[p]` means something only while p's
+  // bit is set in `live`, `inBlock[p]` only while `blockOf[p]` is the current block.
+  const live = new Int32Array(maskWords);
+  const lastLive = new Int32Array(patterns.length);
+  const inBlock = new Int32Array(patterns.length);
+  const blockOf = new Int32Array(patterns.length);
 
-  const match = (tokens: Token[], meter?: Meter, perBlock = 4, block = 80): Match[] => {
-    const waitSince = new Int32Array(n).fill(-1);
-    const chainStart = new Int32Array(n).fill(-1);
-    const inBlock = new Int32Array(patterns.length);
-    const blockOf = new Int32Array(patterns.length).fill(-1);
+  const match = (tokens: Tokens, meter?: Meter, perBlock = 4, block = 80): Match[] => {
+    // Tokens from before the intern table was last emptied carry stale ids: their words are interned again.
+    const wordId = tokens.epoch === internEpoch() ? tokens.id : tokens.id.map((id) => internString(tokens.dict[id]!));
+    if (cacheEpoch !== internEpoch()) {
+      cacheEpoch = internEpoch();
+      poolUsed = 0;
+      listOf = new Int32Array(Math.max(1024, internCount() * 2));
+      capListOf = new Int32Array(listOf.length);
+    }
+    if (listOf.length < internCount()) {
+      const size = internCount() * 2;
+      const a = new Int32Array(size);
+      a.set(listOf);
+      listOf = a;
+      const b = new Int32Array(size);
+      b.set(capListOf);
+      capListOf = b;
+    }
+    if (base > 2 ** 29 - tokens.length) {
+      waitSince.fill(FAR);
+      base = 0;
+    }
+    const at = base;
+    base += tokens.length + maxGap + 2;
+    // Patterns with a state made live lately (a bit each), and when: a continuation slot of a pattern none of whose
+    // states was made live within its widest gap cannot step, so its whole group of slots is skipped.
+    live.fill(0);
+    blockOf.fill(-1);
     const out: Match[] = [];
+    const { cap: capital, sent, pos, linePos, dict, id: ownId } = tokens;
     for (let k = 0; k < tokens.length; k++) {
-      const tok = tokens[k]!;
       if (meter) meter.steps++;
-      const ids = lookup(tok.w, tok.cap, meter);
-      for (let j = 0; j < ids.length; j++) {
-        const id = ids[j]!;
+      const word = wordId[k]!;
+      const cap = useCap && capital[k] === 1;
+      const table = cap ? capListOf : listOf;
+      let o = table[word]! - 1;
+      if (o < 0) {
+        o = slotsOf(dict[ownId[k]!]!, cap, meter);
+        table[word] = o + 1;
+      }
+      const list = pool;
+      const groupsEnd = o + HEAD + list[o]!;
+      const ids = groupsEnd;
+      const idsEnd = ids + list[o + 1]!;
+      let anyLive = 0;
+      for (let x = 0; x < maskWords; x++) anyLive |= list[o + 3 + x]! & live[x]!;
+      // Ranges of the ids to run: the groups of live patterns, then the starting slots.
+      let q = anyLive === 0 ? groupsEnd : o + HEAD;
+      let j = 0;
+      let jEnd = 0;
+      for (;;) {
+        if (j >= jEnd) {
+          if (q < groupsEnd) {
+            if (meter) meter.steps++;
+            const p = list[q]!;
+            j = ids + list[q + 1]!;
+            jEnd = ids + list[q + 2]!;
+            q += 3;
+            const bit = 1 << (p & 31);
+            if ((live[p >>> 5]! & bit) === 0) jEnd = j;
+            else if (k - lastLive[p]! - 1 > patternGap[p]!) {
+              live[p >>> 5]! &= ~bit;
+              jEnd = j;
+            }
+            continue;
+          }
+          if (q === groupsEnd) {
+            q++;
+            j = ids + list[o + 2]!;
+            jEnd = idsEnd;
+            continue;
+          }
+          break;
+        }
+        const id = list[j++]!;
         if (meter) meter.steps++;
-        if (slotColon[id] === 1 && tok.after !== ':') continue;
-        if (slotColon[id] === 2 && tok.after !== '=') continue;
+        const colon = slotColon[id]!;
+        if (colon !== 0 && afterAt(tokens, k) !== (colon === 1 ? 0x3a : 0x3d)) continue;
         let start: number;
         const read = slotRead[id]!;
         if (read < 0) {
           const anchor = slotAnchor[id];
-          if (anchor === 1 && tok.pos !== 0) continue;
-          if (anchor === 2 && tok.linePos !== 0) continue;
+          if (anchor === 1 && pos[k] !== 0) continue;
+          if (anchor === 2 && linePos[k] !== 0) continue;
           start = k;
         } else {
-          const w = waitSince[read]!;
-          if (w < 0 || k - w - 1 > slotGap[id]!) continue;
-          if (slotCross[id] === 0 && tokens[w]!.sent !== tok.sent) continue;
+          const w = waitSince[read]! - at;
+          if (k - w - 1 > slotGap[id]!) continue;
+          if (slotCross[id] === 0 && sent[w] !== sent[k]) continue;
           start = chainStart[read]!;
         }
         const write = slotWrite[id]!;
+        const p = slotPattern[id]!;
         if (write < 0) {
-          const p = slotPattern[id]!;
           const b = Math.floor(k / block);
           if (blockOf[p] !== b) {
             blockOf[p] = b;
@@ -306,8 +385,10 @@ export function compile(
             out.push({ pattern: p, startTok: start, endTok: k });
           }
         } else {
-          waitSince[write] = k;
+          waitSince[write] = at + k;
           chainStart[write] = start;
+          lastLive[p] = k;
+          live[p >>> 5]! |= 1 << (p & 31);
         }
       }
     }
@@ -315,212 +396,4 @@ export function compile(
   };
 
   return { patterns, lexicons, fillers, match };
-}
-
-// ---------------------------------------------------------------------------------------------------------------
-// Tokenizer
-
-let wordTable: Uint8Array | undefined;
-
-/** 1 for letters, marks and digits in the BMP. Built once; a per-character regex test would dominate the run time. */
-function table(): Uint8Array {
-  if (wordTable) return wordTable;
-  const t = new Uint8Array(65536);
-  const re = /[\p{L}\p{M}\p{N}]/u;
-  for (let cp = 0; cp < 65536; cp++) {
-    if (cp >= 0xd800 && cp <= 0xdfff) continue;
-    if (cp < 128) {
-      t[cp] = (cp >= 0x30 && cp <= 0x39) || (cp >= 0x61 && cp <= 0x7a) || (cp >= 0x41 && cp <= 0x5a) ? 1 : 0;
-    } else if (re.test(String.fromCharCode(cp))) {
-      t[cp] = 1;
-    }
-  }
-  wordTable = t;
-  return t;
-}
-
-/** Latin look-alikes from Cyrillic and Greek, applied only inside tokens that also contain ASCII letters. */
-const CONFUSABLE: Record<string, string> = {
-  а: 'a',
-  е: 'e',
-  о: 'o',
-  р: 'p',
-  с: 'c',
-  у: 'y',
-  х: 'x',
-  і: 'i',
-  ј: 'j',
-  ѕ: 's',
-  ԁ: 'd',
-  һ: 'h',
-  ԛ: 'q',
-  ԝ: 'w',
-  ɡ: 'g',
-  ο: 'o',
-  α: 'a',
-  ε: 'e',
-  ι: 'i',
-  κ: 'k',
-  ν: 'v',
-  ρ: 'p',
-  τ: 't',
-  υ: 'u',
-};
-
-const LEET: Record<string, string> = { '0': 'o', '1': 'i', '3': 'e', '4': 'a', '5': 's', '7': 't', '@': 'a', $: 's' };
-
-function foldWord(w: string): string {
-  let ascii = false;
-  let other = false;
-  let digit = false;
-  for (let i = 0; i < w.length; i++) {
-    const c = w.charCodeAt(i);
-    if (c >= 0x61 && c <= 0x7a) ascii = true;
-    else if (c >= 0x30 && c <= 0x39) digit = true;
-    else if (c >= 128) other = true;
-  }
-  if (!ascii || (!other && !digit)) return w;
-  let out = '';
-  for (const ch of w) out += CONFUSABLE[ch] ?? (digit ? (LEET[ch] ?? ch) : ch);
-  return out;
-}
-
-const isSpace = (c: number) => c === 0x20 || c === 0x0a || c === 0x09 || c === 0x0d;
-
-/**
- * Splits folded text into word tokens with sentence and line numbers. `.`, `!`, `?` followed by a space, and every
- * newline, end a sentence (so `os.system` and `example.com` do not). Runs that look like an email address or a URL
- * become one `@email` / `@url` token; `|` becomes `@pipe` (shell pipelines).
- */
-export function tokenize(text: string, fillers: Set<string>, meter?: Meter): Token[] {
-  const t = table();
-  const tokens: Token[] = [];
-  let sent = 0;
-  let line = 0;
-  let pos = 0;
-  let linePos = 0;
-  let i = 0;
-  const n = text.length;
-  const push = (w: string, start: number, end: number) => {
-    let after = '';
-    let j = end;
-    while (j < n && j < end + 4 && text.charCodeAt(j) === 0x20) j++;
-    if (j < n) {
-      let c = text[j]!;
-      // `(NAME)=` and `[KEY] =`: a key-value template; look past one closing bracket for the equals sign only.
-      if ((c === ')' || c === ']') && j + 1 < n) {
-        let k = j + 1;
-        while (k < n && k < j + 4 && text.charCodeAt(k) === 0x20) k++;
-        if (text[k] === '=') c = '=';
-      }
-      if (c === ':' || c === ',' || c === '?' || c === '!' || c === '.' || c === ';' || c === '=') after = c;
-    }
-    const c0 = text.charCodeAt(start);
-    tokens.push({ w, start, end, sent, line, pos, linePos, after, cap: c0 >= 0x41 && c0 <= 0x5a });
-    if (!fillers.has(w)) {
-      pos++;
-      linePos++;
-    }
-  };
-  while (i < n) {
-    if (meter) meter.steps++;
-    const c = text.charCodeAt(i);
-    if (c === 0x0a) {
-      line++;
-      sent++;
-      pos = 0;
-      linePos = 0;
-      i++;
-      continue;
-    }
-    if (
-      ((c === 0x2e || c === 0x21 || c === 0x3f || c === 0x3b) &&
-        (i + 1 >= n || isSpace(text.charCodeAt(i + 1)) || isCjk(text.charCodeAt(i + 1)))) ||
-      c === 0x3002 || // 。 ideographic full stop (CJK sentences end without a space)
-      c === 0xff61
-    ) {
-      sent++;
-      pos = 0;
-      i++;
-      continue;
-    }
-    if (c === 0x7c) {
-      push('@pipe', i, i + 1);
-      i++;
-      continue;
-    }
-    const c1 = text.charCodeAt(i + 1) | 0x20;
-    if ((c === 0x68 || c === 0x48 || c === 0x77 || c === 0x57) && (c1 === 0x74 || c1 === 0x77)) {
-      // http(s):// and www. runs
-      const head = text.slice(i, i + 8).toLowerCase();
-      if (head.startsWith('http://') || head.startsWith('https://') || head.startsWith('www.')) {
-        let j = i;
-        while (j < n && !isSpace(text.charCodeAt(j)) && text.charCodeAt(j) !== 0x22 && text.charCodeAt(j) !== 0x29) {
-          j++;
-        }
-        push('@url', i, j);
-        i = j;
-        continue;
-      }
-    }
-    const cp = c >= 0xd800 && c <= 0xdbff ? text.codePointAt(i)! : c;
-    const isWord = cp < 65536 ? t[cp] === 1 : false;
-    if (!isWord) {
-      i += cp > 0xffff ? 2 : 1;
-      continue;
-    }
-    if (cp >= 0x3005 && isCjk(cp)) {
-      push(text[i]!, i, i + 1);
-      i++;
-      continue;
-    }
-    const start = i;
-    let word = '';
-    let chunk = i;
-    // Most words are plain lowercase ASCII; only the others pay for lowercasing and look-alike folding.
-    let plain = true;
-    while (i < n) {
-      const d = text.charCodeAt(i);
-      if (d >= 0x61 && d <= 0x7a) {
-        i++;
-        continue;
-      }
-      if (d < 65536 && t[d] === 1) {
-        // A CJK character ends a Latin run written against it ("AI助手"): it is a token of its own.
-        if (d >= 0x3005 && isCjk(d)) break;
-        plain = false;
-        i++;
-        continue;
-      }
-      // Apostrophes inside a word are dropped ("don't" -> "dont", "user's" -> "users").
-      if ((d === 0x27 || d === 0x2019) && i + 1 < n && t[text.charCodeAt(i + 1)] === 1 && i > start) {
-        word += text.slice(chunk, i);
-        i++;
-        chunk = i;
-        continue;
-      }
-      break;
-    }
-    word += text.slice(chunk, i);
-    // name@domain.tld
-    if (text.charCodeAt(i) === 0x40 && i + 1 < n && t[text.charCodeAt(i + 1)] === 1) {
-      let j = i + 1;
-      let dot = false;
-      while (j < n) {
-        const d = text.charCodeAt(j);
-        if (d < 65536 && t[d] === 1) j++;
-        else if ((d === 0x2e || d === 0x2d) && j + 1 < n && t[text.charCodeAt(j + 1)] === 1) {
-          if (d === 0x2e) dot = true;
-          j++;
-        } else break;
-      }
-      if (dot) {
-        push('@email', start, j);
-        i = j;
-        continue;
-      }
-    }
-    push(plain ? word : foldWord(word.toLowerCase()), start, i);
-  }
-  return tokens;
 }

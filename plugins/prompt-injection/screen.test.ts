@@ -378,6 +378,19 @@ describe('linear time', () => {
     return meter.steps;
   };
 
+  // The native scans (white-space runs to fold, styled-letter starts, CJK negators) are regular expressions the meter
+  // cannot count: each is a character class or a run of one, so a hostile megabyte must finish in well under a
+  // second; catastrophic backtracking would take minutes.
+  it('native scans finish in bounded time on hostile megabytes', () => {
+    for (const unit of [' \t\n\u00a0', ' \n \n\r\n', 'a  ', '\u3000\u2003x\n\n\n', '&#&#x', '\ud835不别忽', ' 不 ']) {
+      const text = fill(unit, 1024 * 1024);
+      const t0 = performance.now();
+      screenText(text);
+      const ms = performance.now() - t0;
+      assert.ok(ms < 5000, `${JSON.stringify(unit)}: ${ms.toFixed(0)} ms`);
+    }
+  });
+
   for (const [name, make] of Object.entries(inputs)) {
     it(`${name}: steps(2n) <= 2.2 x steps(n) up to 1 MB`, () => {
       for (const n of [64 * 1024, 256 * 1024, 512 * 1024]) {

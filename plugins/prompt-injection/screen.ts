@@ -1,4 +1,8 @@
-import { compile, type Meter, type PatternDef, type Token, tokenize } from './matcher.ts';
+// The screen: normalisation, the phrase automaton, negation, foreign-task lines, category scores and the learned
+// layer, turned into findings. Over 400 lines on purpose: every stage reads the word sets derived from patterns.json
+// here (and their per-word flags); cut apart, the stages would pass those sets to each other as parameters.
+import { internCount, internEpoch } from './intern.ts';
+import { afterAt, compile, type Meter, type PatternDef, type Tokens, tokenize } from './matcher.ts';
 import { normalize, type Segment } from './normalize.ts';
 import patternFile from './patterns.json' with { type: 'json' };
 import { categoryOf, type ScorerModel, scoreSegment, sigmoid } from './scorer/model.ts';
@@ -111,36 +115,104 @@ const OVERRIDE_VERBS = new Set(
   OVERRIDE_LEXICONS.flatMap((l) => file.lexicons[l] ?? []).filter((w) => !w.includes('_')),
 );
 const OVERRIDE_CJK = [...(file.lexicons.ignoreZh ?? []), ...(file.lexicons.ignoreJa ?? [])];
-const CJK_NEGATORS = new Set(file.negators.filter((w) => w.length === 1 && w.charCodeAt(0) >= 0x3000));
+const CJK_NEGATORS = file.negators.filter((w) => w.length === 1 && w.charCodeAt(0) >= 0x3000);
+/** The single-character CJK negators as one character class (`[]` if none: it matches nothing). */
+const CJK_NEGATOR_CLASS = new RegExp(`[${CJK_NEGATORS.join('')}]`, 'g');
+
+/** Folded word of token k. */
+const word = (t: Tokens, k: number): string => t.dict[t.id[k]!]!;
+
+// Word properties the negation checks ask of every token, cached per interned word id (tokenizer.ts).
+const NEGATOR = 1;
+const OVERRIDE = 2;
+/** "n" + an override verb: French elision "n'ignorez" with the apostrophe dropped. */
+const ELIDED_OVERRIDE = 4;
+const KNOWN = 8;
+// And the ones the foreign-task line checks ask of every token of a line.
+/** At least three letters and not a minor word (counts towards telling a heading). */
+const LONG_WORD = 16;
+const DOC_WORD = 32;
+/** First word of a two-word DOC_REFERENCE entry. */
+const DOC_FIRST = 64;
+const OUTPUT_WORD = 128;
+/** "your" or "the" (an output directive names "your response", "the answer"). */
+const YOUR_OR_THE = 256;
+let flagEpoch = -1;
+let flagsById = new Uint16Array(0);
+
+/** The flag table covering every id handed out so far, or undefined for tokens of an older intern epoch. */
+function flagTable(tokens: Tokens): Uint16Array | undefined {
+  if (tokens.epoch !== internEpoch()) return undefined;
+  if (flagEpoch !== internEpoch()) {
+    flagEpoch = internEpoch();
+    flagsById = new Uint16Array(Math.max(1024, 2 * internCount()));
+  } else if (flagsById.length < internCount()) {
+    const bigger = new Uint16Array(2 * internCount());
+    bigger.set(flagsById);
+    flagsById = bigger;
+  }
+  return flagsById;
+}
+
+function wordFlags(tokens: Tokens, table: Uint16Array | undefined, k: number): number {
+  if (!table) return computeFlags(word(tokens, k));
+  const id = tokens.id[k]!;
+  let f = table[id]!;
+  if (f === 0) {
+    f = computeFlags(word(tokens, k));
+    table[id] = f;
+  }
+  return f;
+}
+
+function computeFlags(w: string): number {
+  let f = KNOWN;
+  if (NEGATORS.has(w)) f |= NEGATOR;
+  if (OVERRIDE_VERBS.has(w)) f |= OVERRIDE;
+  if (w.length > 2 && w[0] === 'n' && OVERRIDE_VERBS.has(w.slice(1))) f |= ELIDED_OVERRIDE;
+  if (w.length >= 3 && !MINOR_WORDS.words.has(w)) f |= LONG_WORD;
+  if (DOC_REFERENCE.words.has(w)) f |= DOC_WORD;
+  if (DOC_REFERENCE.firstWords.has(w)) f |= DOC_FIRST;
+  if (OUTPUT_WORDS.words.has(w)) f |= OUTPUT_WORD;
+  if (w === 'your' || w === 'the') f |= YOUR_OR_THE;
+  return f;
+}
 
 /**
  * Spans where an override verb is negated ("do not ignore the safety instructions", "N'ignorez pas", "不要忽略"):
  * advice, not an attack. The learned layer reads the segment with these spans blanked, as the pattern layer drops
  * negated matches. Linear: a fixed look-around per token and per CJK negator.
  */
-function negatedOverrides(text: string, tokens: Token[]): { start: number; end: number }[] {
+function negatedOverrides(text: string, tokens: Tokens): { start: number; end: number }[] {
   const out: { start: number; end: number }[] = [];
+  const { sent, length } = tokens;
   const sentenceEnd = (k: number, limit: number) => {
     let e = k;
-    while (e + 1 < tokens.length && e < limit && tokens[e + 1]!.sent === tokens[k]!.sent) e++;
-    return tokens[e]!.end;
+    while (e + 1 < length && e < limit && sent[e + 1] === sent[k]) e++;
+    return tokens.end[e]!;
   };
-  for (let k = 0; k < tokens.length; k++) {
-    const w = tokens[k]!.w;
+  const table = flagTable(tokens);
+  for (let k = 0; k < length; k++) {
+    const f = wordFlags(tokens, table, k);
+    if ((f & (NEGATOR | OVERRIDE | ELIDED_OVERRIDE)) === 0) continue;
     let verb = -1;
-    if (NEGATORS.has(w)) {
-      for (let j = k + 1; j <= k + 2 && j < tokens.length && tokens[j]!.sent === tokens[k]!.sent; j++) {
-        if (OVERRIDE_VERBS.has(tokens[j]!.w)) verb = j;
+    if (f & NEGATOR) {
+      for (let j = k + 1; j <= k + 2 && j < length && sent[j] === sent[k]; j++) {
+        if (wordFlags(tokens, table, j) & OVERRIDE) verb = j;
       }
-    } else if (OVERRIDE_VERBS.has(w) || (w.length > 2 && w[0] === 'n' && OVERRIDE_VERBS.has(w.slice(1)))) {
+    } else {
       // "ignorez pas", "ignoriere nicht", and French elision "n'ignorez" (the tokenizer drops the apostrophe).
-      const next = tokens[k + 1];
-      if (!OVERRIDE_VERBS.has(w) || (next && next.sent === tokens[k]!.sent && NEGATORS.has(next.w))) verb = k;
+      if (!(f & OVERRIDE) || (k + 1 < length && sent[k + 1] === sent[k] && wordFlags(tokens, table, k + 1) & NEGATOR)) {
+        verb = k;
+      }
     }
-    if (verb >= 0) out.push({ start: tokens[k]!.start, end: sentenceEnd(verb, verb + 4) });
+    if (verb >= 0) out.push({ start: tokens.start[k]!, end: sentenceEnd(verb, verb + 4) });
   }
-  for (let i = 0; i < text.length; i++) {
-    if (!CJK_NEGATORS.has(text[i]!)) continue;
+  // The CJK negators, found by a native scan of one character class (no backtracking).
+  const find = CJK_NEGATOR_CLASS;
+  find.lastIndex = 0;
+  for (let m = find.exec(text); m !== null; m = find.exec(text)) {
+    const i = m.index;
     for (let d = 1; d <= 2; d++) {
       const at = i + d;
       const hit = OVERRIDE_CJK.find((v) => text.startsWith(v, at));
@@ -154,23 +226,37 @@ function negatedOverrides(text: string, tokens: Token[]): { start: number; end: 
 }
 
 /** "Never share your password" is advice, not a lure: a negator right before the phrase cancels it. */
-function negated(tokens: Token[], start: number): boolean {
-  const first = tokens[start]!;
-  if (NEGATORS.has(first.w)) return false;
+function negated(tokens: Tokens, start: number): boolean {
+  if (NEGATORS.has(word(tokens, start))) return false;
   for (let k = start - 1; k >= 0 && k >= start - 2; k--) {
-    const t = tokens[k]!;
-    if (t.sent !== first.sent) return false;
-    if (NEGATORS.has(t.w)) return true;
+    if (tokens.sent[k] !== tokens.sent[start]) return false;
+    if (NEGATORS.has(word(tokens, k))) return true;
   }
   return false;
 }
 
-const TASK_VERBS = expandWords(file.structure.taskVerbs);
-const EDIT_VERBS = expandWords(file.structure.editVerbs);
-const MINOR_WORDS = expandWords(file.structure.minorWords);
-const QUESTION_WORDS = expandWords(file.structure.questionWords);
-const DOC_REFERENCE = expandWords(file.structure.docReference);
-const OUTPUT_WORDS = expandWords(file.structure.outputWords);
+/**
+ * A word list and the first words of its two-word entries ("give_me"): a lookup joins a token with the next one only
+ * when the token can start such an entry (tokens never contain `_`), instead of building a string per token.
+ */
+interface WordSet {
+  words: Set<string>;
+  firstWords: Set<string>;
+}
+
+function wordSet(list: string[]): WordSet {
+  const words = expandWords(list);
+  const firstWords = new Set<string>();
+  for (const w of words) if (w.includes('_')) firstWords.add(w.slice(0, w.indexOf('_')));
+  return { words, firstWords };
+}
+
+const TASK_VERBS = wordSet(file.structure.taskVerbs);
+const EDIT_VERBS = wordSet(file.structure.editVerbs);
+const MINOR_WORDS = wordSet(file.structure.minorWords);
+const QUESTION_WORDS = wordSet(file.structure.questionWords);
+const DOC_REFERENCE = wordSet(file.structure.docReference);
+const OUTPUT_WORDS = wordSet(file.structure.outputWords);
 const CONJUNCTIONS = new Set(['and', 'or', 'but', 'nor']);
 const STOPWORDS = new Set([...expandWords(file.structure.stopwords), ...file.fillers]);
 
@@ -201,19 +287,20 @@ function shortMarker(s: string): string {
 }
 
 /** Joins the first one or two words of a line so that multi-word verbs ("give_me", "break_down") can be looked up. */
-function startsWithIn(tokens: Token[], from: number, to: number, set: Set<string>): boolean {
-  const a = tokens[from];
-  if (!a) return false;
-  if (set.has(a.w)) return true;
-  const b = from + 1 < to ? tokens[from + 1] : undefined;
-  return b !== undefined && set.has(`${a.w}_${b.w}`);
+function startsWithIn(tokens: Tokens, from: number, to: number, set: WordSet): boolean {
+  if (from >= tokens.length) return false;
+  const a = word(tokens, from);
+  if (set.words.has(a)) return true;
+  return from + 1 < to && set.firstWords.has(a) && set.words.has(`${a}_${word(tokens, from + 1)}`);
 }
 
-function containsPhrase(tokens: Token[], from: number, to: number, set: Set<string>): boolean {
+/** Whether tokens [from, to) hold a DOC_REFERENCE word or two-word phrase. */
+function mentionsDocument(tokens: Tokens, table: Uint16Array | undefined, from: number, to: number): boolean {
   for (let k = from; k < to; k++) {
-    const t = tokens[k]!;
-    if (set.has(t.w)) return true;
-    if (k + 1 < to && set.has(`${t.w}_${tokens[k + 1]!.w}`)) return true;
+    const f = wordFlags(tokens, table, k);
+    if (f & DOC_WORD) return true;
+    if (f & DOC_FIRST && k + 1 < to && DOC_REFERENCE.words.has(`${word(tokens, k)}_${word(tokens, k + 1)}`))
+      return true;
   }
   return false;
 }
@@ -226,7 +313,7 @@ const isContent = (w: string) => {
   if (w.length < 4) return false;
   const c = w.charCodeAt(0);
   if (c >= 0x30 && c <= 0x39) return false;
-  return !STOPWORDS.has(w) && !TASK_VERBS.has(w);
+  return !STOPWORDS.has(w) && !TASK_VERBS.words.has(w);
 };
 
 /**
@@ -236,12 +323,13 @@ const isContent = (w: string) => {
  * prose, and the line shares no content words with that document. Only one or two such lines may exist: a page full
  * of question headings is an FAQ, not an injection.
  */
-function stemCounts(tokens: Token[], meter?: Meter): Map<string, number> {
+function stemCounts(tokens: Tokens, meter?: Meter): Map<string, number> {
   const counts = new Map<string, number>();
-  for (const t of tokens) {
+  for (let k = 0; k < tokens.length; k++) {
     if (meter) meter.steps++;
-    if (isContent(t.w)) {
-      const s = stem(t.w);
+    const w = word(tokens, k);
+    if (isContent(w)) {
+      const s = stem(w);
       counts.set(s, (counts.get(s) ?? 0) + 1);
     }
   }
@@ -249,39 +337,41 @@ function stemCounts(tokens: Token[], meter?: Meter): Map<string, number> {
 }
 
 /** Title Case lines are headings, menu items and buttons, not sentences someone wrote to the reader. */
-function isHeading(tokens: Token[], a: number, b: number): boolean {
+function isHeading(tokens: Tokens, table: Uint16Array | undefined, a: number, b: number): boolean {
   let capital = 0;
   let long = 0;
   for (let k = a + 1; k < b; k++) {
-    const t = tokens[k]!;
-    if (t.w.length >= 3 && !MINOR_WORDS.has(t.w)) {
+    if (wordFlags(tokens, table, k) & LONG_WORD) {
       long++;
-      if (t.cap) capital++;
+      if (tokens.cap[k] === 1) capital++;
     }
   }
   return long >= 1 && capital / long > 0.5;
 }
 
-function classifyLine(tokens: Token[], a: number, b: number): string {
+function classifyLine(tokens: Tokens, table: Uint16Array | undefined, a: number, b: number): string {
   const len = b - a;
-  if (len < 5 || len > 45 || tokens[a]!.sent !== tokens[b - 1]!.sent) return '';
-  if (isHeading(tokens, a, b)) return '';
+  if (len < 5 || len > 45 || tokens.sent[a] !== tokens.sent[b - 1]) return '';
+  if (isHeading(tokens, table, a, b)) return '';
   let first = a;
-  while (first < b - 1 && compiled.fillers.has(tokens[first]!.w)) first++;
-  const last = tokens[b - 1]!;
+  while (first < b - 1 && compiled.fillers.has(word(tokens, first))) first++;
+  const lastAfter = afterAt(tokens, b - 1);
   let outputDirective = false;
   for (let k = a; k < b - 1; k++) {
-    const w = tokens[k]!.w;
-    if ((w === 'your' || w === 'the') && OUTPUT_WORDS.has(tokens[k + 1]!.w)) outputDirective = true;
+    if (wordFlags(tokens, table, k) & YOUR_OR_THE && wordFlags(tokens, table, k + 1) & OUTPUT_WORD) {
+      outputDirective = true;
+    }
   }
   if (outputDirective && (startsWithIn(tokens, first, b, EDIT_VERBS) || startsWithIn(tokens, first, b, TASK_VERBS))) {
     return 'output';
   }
-  if (outputDirective && tokens[first]!.w === 'in') return 'output';
-  if (containsPhrase(tokens, a, b, DOC_REFERENCE)) return '';
-  if (startsWithIn(tokens, first, b, TASK_VERBS) && last.after !== ':') return 'task';
+  if (outputDirective && word(tokens, first) === 'in') return 'output';
+  if (mentionsDocument(tokens, table, a, b)) return '';
+  if (startsWithIn(tokens, first, b, TASK_VERBS) && lastAfter !== 0x3a) return 'task';
   // A question line that opens with a conjunction ("and have it mean the same thing?") finishes the sentence above.
-  if (last.after === '?' && QUESTION_WORDS.has(tokens[first]!.w) && !CONJUNCTIONS.has(tokens[a]!.w)) return 'question';
+  if (lastAfter === 0x3f && QUESTION_WORDS.words.has(word(tokens, first)) && !CONJUNCTIONS.has(word(tokens, a))) {
+    return 'question';
+  }
   return '';
 }
 
@@ -294,28 +384,30 @@ function classifyLine(tokens: Token[], a: number, b: number): string {
  */
 function foreignTaskLines(
   seg: Segment,
-  tokens: Token[],
+  tokens: Tokens,
   visibleCounts: () => Map<string, number>,
   meter?: Meter,
 ): { text: string; tok: number; start: number; end: number }[] {
   if (tokens.length === 0) return [];
-  const lines: [number, number][] = [];
+  const table = flagTable(tokens);
+  const candidates: { from: number; to: number; kind: string }[] = [];
+  let docTokens = 0;
   let from = 0;
   for (let k = 1; k <= tokens.length; k++) {
     if (meter) meter.steps++;
-    if (k === tokens.length || tokens[k]!.line !== tokens[from]!.line) {
-      lines.push([from, k]);
-      from = k;
-    }
-  }
-  const candidates: { from: number; to: number; kind: string }[] = [];
-  let docTokens = 0;
-  for (const [a, b] of lines) {
+    if (k < tokens.length && tokens.line[k] === tokens.line[from]) continue;
+    // Line [a, b) of tokens.
+    const a = from;
+    const b = k;
+    from = k;
     if (meter) meter.steps++;
-    const kind = classifyLine(tokens, a, b);
+    const kind = classifyLine(tokens, table, a, b);
     // Questions in hidden markup are polls and collapsed FAQ answers far more often than attacks.
-    if (kind && !(seg.hidden && kind === 'question')) candidates.push({ from: a, to: b, kind });
-    else docTokens += b - a;
+    if (kind && !(seg.hidden && kind === 'question')) {
+      candidates.push({ from: a, to: b, kind });
+      // More than two: a page of such lines (an FAQ), not an injected one; nothing more to learn.
+      if (candidates.length > 2) return [];
+    } else docTokens += b - a;
   }
   if (candidates.length === 0 || candidates.length > 2) return [];
   if (!seg.hidden && docTokens < 12) return [];
@@ -325,7 +417,7 @@ function foreignTaskLines(
     {
       const own = new Map<string, number>();
       for (let k = c.from; k < c.to; k++) {
-        const w = tokens[k]!.w;
+        const w = word(tokens, k);
         if (!isContent(w)) continue;
         const s = stem(w);
         own.set(s, (own.get(s) ?? 0) + 1);
@@ -335,8 +427,8 @@ function foreignTaskLines(
       if (meter) meter.steps += c.to - c.from;
       if (own.size === 0 || shared > 0) continue;
     }
-    const start = tokens[c.from]!.start;
-    const end = tokens[c.to - 1]!.end + 1;
+    const start = tokens.start[c.from]!;
+    const end = tokens.end[c.to - 1]! + 1;
     out.push({ text: seg.text.slice(start, end), tok: c.from, start, end });
   }
   return out;
@@ -387,10 +479,10 @@ export function screenText(text: string, options: ScreenOptions = {}): ScreenRes
   const addressedSeg: boolean[] = [];
   const segTokens: number[] = [];
   // Word counts of the visible document, computed only if a hidden segment has a candidate line to compare.
-  let visibleTokens: Token[] = [];
+  let visibleTokens: Tokens | undefined;
   let visibleCache: Map<string, number> | undefined;
   const visibleCounts = () => {
-    visibleCache ??= stemCounts(visibleTokens, meter);
+    visibleCache ??= visibleTokens ? stemCounts(visibleTokens, meter) : new Map<string, number>();
     return visibleCache;
   };
   segs.forEach((seg, si) => {
@@ -405,24 +497,24 @@ export function screenText(text: string, options: ScreenOptions = {}): ScreenRes
       if (NEGATABLE.has(def.category) && negated(tokens, m.startTok)) {
         // Kept for the learned layer: advice against an override ("never ignore the safety instructions") is not
         // evidence for it either.
-        const from = tokens[Math.max(0, m.startTok - 2)]!;
+        const from = Math.max(0, m.startTok - 2);
         negatedSpans.push({
           segment: si,
-          start: from.sent === tokens[m.startTok]!.sent ? from.start : tokens[m.startTok]!.start,
-          end: tokens[m.endTok]!.end,
+          start: tokens.sent[from] === tokens.sent[m.startTok] ? tokens.start[from]! : tokens.start[m.startTok]!,
+          end: tokens.end[m.endTok]!,
         });
         continue;
       }
       if (def.category === 'agent_address') addressed = true;
       hits.push({
         tok: m.startTok,
-        start: tokens[m.startTok]!.start,
-        end: tokens[m.endTok]!.end,
+        start: tokens.start[m.startTok]!,
+        end: tokens.end[m.endTok]!,
         category: def.category,
         patternId: def.id,
         weight: def.weight ?? 1,
         repeat: def.repeat ?? 1,
-        marker: seg.text.slice(tokens[m.startTok]!.start, tokens[m.endTok]!.end),
+        marker: seg.text.slice(tokens.start[m.startTok]!, tokens.end[m.endTok]!),
         segment: si,
         family: def.family,
       });

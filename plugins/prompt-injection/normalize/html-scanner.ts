@@ -77,8 +77,8 @@ export function looksLikeHtml(text: string): boolean {
   let tags = 0;
   let closing = 0;
   const limit = Math.min(text.length, 200_000);
-  for (let i = 0; i < limit - 1; i++) {
-    if (text.charCodeAt(i) !== 0x3c) continue;
+  // indexOf jumps from one '<' to the next natively (the same positions the character loop visited).
+  for (let i = text.indexOf('<'); i >= 0 && i < limit - 1; i = text.indexOf('<', i + 1)) {
     const n = text.charCodeAt(i + 1);
     if (n === 0x2f) closing++;
     if (n === 0x2f || n === 0x21 || isAsciiLetter(n)) tags++;

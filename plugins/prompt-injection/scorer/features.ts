@@ -27,8 +27,10 @@ const WORD = 2;
 /** A Han, kana or Hangul character: a word by itself. */
 const CJK = 3;
 
-const FOLD = new Uint16Array(65536);
-const CLASS = new Uint8Array(65536);
+/** Folded code and character class of every BMP code unit (exported for the scorer's fused pass in model.ts). */
+export const FOLD = new Uint16Array(65536);
+export const CLASS = new Uint8Array(65536);
+export { CJK as CJK_CLASS, WORD as WORD_CLASS };
 
 /** Cyrillic and Greek letters that look like Latin ones (after lower-casing). */
 const CONFUSABLES: Record<string, string> = {

@@ -1,27 +1,9 @@
 /**
  * The learned injection scorer: a logistic regression over hashed character and word n-grams (features.ts), with a
- * softmax category head, read from a small weights file. Scoring a segment is one pass over its characters that
- * writes prefix sums of the n-gram weights, after which every window (windows.ts) costs O(1): its sum is a
- * difference of prefix sums plus the few n-grams that cross its right edge.
+ * softmax category head, read from a small weights file. Scoring a segment's windows is in score-segment.ts.
  */
-import type { Meter } from '../matcher.ts';
-import {
-  bigramBucket,
-  CHAR_SEED,
-  charBucket,
-  charGramCount,
-  FEATURE_VERSION,
-  FNV_OFFSET,
-  FNV_PRIME,
-  forEachFeature,
-  GOLDEN,
-  MAX_CHAR_GRAM,
-  MIN_CHAR_GRAM,
-  type Prepared,
-  prepare,
-  unigramBucket,
-} from './features.ts';
-import { forEachWindow, type Span, units } from './windows.ts';
+import { FEATURE_VERSION, forEachFeature, type Prepared, prepare } from './features.ts';
+import type { Span } from './windows.ts';
 
 export interface ModelHeader {
   format: 'preflight-injection-model';
@@ -169,117 +151,7 @@ export function referenceLogit(model: ScorerModel, p: Prepared, a: number, b: nu
   return count === 0 ? model.bias : model.bias + sum / Math.sqrt(count);
 }
 
-/**
- * Scores every window of a segment in time linear in its length and returns the best. `meter` counts elementary
- * steps (characters hashed, words, windows) for the linearity test.
- */
-export function scoreSegment(
-  model: ScorerModel,
-  text: string,
-  meter?: Meter,
-  onWindow?: (w: WindowScore) => void,
-): SegmentScore {
-  const n = text.length;
-  if (n === 0) return { windows: 0 };
-  const p = prepare(text);
-  const w = model.weights;
-  const shift = model.shift;
-  const codes = p.codes;
-  // prefix[s] = sum of the weights of every character n-gram (2–5) starting before s. The common case (five
-  // characters left) is unrolled: four FNV steps and four table reads per character, no allocation.
-  const prefix = new Float64Array(n + 1);
-  const s2 = CHAR_SEED[2]!;
-  const s3 = CHAR_SEED[3]!;
-  const s4 = CHAR_SEED[4]!;
-  const s5 = CHAR_SEED[5]!;
-  let acc = 0;
-  const fullEnd = n - (MAX_CHAR_GRAM - 1);
-  let s = 0;
-  for (; s < fullEnd; s++) {
-    const h1 = Math.imul(FNV_OFFSET ^ codes[s]!, FNV_PRIME);
-    const h2 = Math.imul(h1 ^ codes[s + 1]!, FNV_PRIME);
-    const h3 = Math.imul(h2 ^ codes[s + 2]!, FNV_PRIME);
-    const h4 = Math.imul(h3 ^ codes[s + 3]!, FNV_PRIME);
-    const h5 = Math.imul(h4 ^ codes[s + 4]!, FNV_PRIME);
-    acc +=
-      w[Math.imul(h2 ^ s2, GOLDEN) >>> shift]! +
-      w[Math.imul(h3 ^ s3, GOLDEN) >>> shift]! +
-      w[Math.imul(h4 ^ s4, GOLDEN) >>> shift]! +
-      w[Math.imul(h5 ^ s5, GOLDEN) >>> shift]!;
-    prefix[s + 1] = acc;
-  }
-  for (; s < n; s++) {
-    let h = Math.imul(FNV_OFFSET ^ codes[s]!, FNV_PRIME);
-    for (let len = MIN_CHAR_GRAM; s + len <= n; len++) {
-      h = Math.imul(h ^ codes[s + len - 1]!, FNV_PRIME);
-      acc += w[charBucket(h, len, shift)]!;
-    }
-    prefix[s + 1] = acc;
-  }
-  // wordPrefix[k] = sum of unigram weights of words before k and of bigram weights ending before k.
-  const words = p.wordCount;
-  const wordPrefix = new Float64Array(words + 1);
-  const bigram = new Float64Array(words);
-  acc = 0;
-  for (let k = 0; k < words; k++) {
-    const hk = p.wordHash[k]!;
-    acc += w[unigramBucket(hk, shift)]!;
-    if (k > 0) {
-      const bg = w[bigramBucket(p.wordHash[k - 1]!, hk, shift)]!;
-      bigram[k] = bg;
-      acc += bg;
-    }
-    wordPrefix[k + 1] = acc;
-  }
-  if (meter) meter.steps += n + words;
-
-  const us = units(text);
-  // Word ranges of each unit, found with two moving pointers (units and words are both in text order).
-  const firstWord = new Int32Array(us.length);
-  const endWord = new Int32Array(us.length);
-  let kStart = 0;
-  let kEnd = 0;
-  for (let i = 0; i < us.length; i++) {
-    const u = us[i]!;
-    while (kStart < words && p.wordStart[kStart]! < u.start) kStart++;
-    while (kEnd < words && p.wordEnd[kEnd]! <= u.end) kEnd++;
-    firstWord[i] = kStart;
-    endWord[i] = kEnd;
-    if (meter) meter.steps++;
-  }
-  const logitOf = (a: number, b: number, k0: number, k1: number): number => {
-    // Character n-grams starting before b − 4 fit whatever their length; nearer the edge only the shorter ones.
-    const full = b - (MAX_CHAR_GRAM - 1);
-    let sum = full > a ? prefix[full]! - prefix[a]! : 0;
-    for (let t = full > a ? full : a; t < b; t++) {
-      let h = Math.imul(FNV_OFFSET ^ codes[t]!, FNV_PRIME);
-      for (let len = MIN_CHAR_GRAM; t + len <= b; len++) {
-        h = Math.imul(h ^ codes[t + len - 1]!, FNV_PRIME);
-        sum += w[charBucket(h, len, shift)]!;
-      }
-    }
-    let count = charGramCount(b - a);
-    if (k1 > k0) {
-      sum += wordPrefix[k1]! - wordPrefix[k0]! - (k0 > 0 ? bigram[k0]! : 0);
-      count += 2 * (k1 - k0) - 1;
-    }
-    return count === 0 ? model.bias : model.bias + sum / Math.sqrt(count);
-  };
-  let best: WindowScore | undefined;
-  let windows = 0;
-  forEachWindow(us, (i, j) => {
-    const a = us[i]!.start;
-    const b = us[j]!.end;
-    const k0 = firstWord[i]!;
-    const k1 = Math.max(k0, endWord[j]!);
-    const z = logitOf(a, b, k0, k1);
-    windows++;
-    if (onWindow) onWindow({ start: a, end: b, z });
-    if (!best || z > best.z) best = { start: a, end: b, z };
-  });
-  if (meter) meter.steps += windows;
-  return { best, windows };
-}
+export { scoreSegment } from './score-segment.ts';
 
 /** Category probabilities of one span (the window that scored), from the softmax head. */
 export function categoryOf(model: ScorerModel, text: string, span: Span): { category: string; p: number } | undefined {

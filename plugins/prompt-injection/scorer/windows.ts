@@ -20,9 +20,92 @@ const isSpace = (c: number) => c === 0x20 || c === 0x0a || c === 0x09 || c === 0
 
 /** Lines and sentences of `text`, trimmed, in order, none longer than MAX_WINDOW. */
 export function units(text: string): Span[] {
+  const u = unitSpans(text);
   const out: Span[] = [];
-  const n = text.length;
-  const push = (a: number, b: number) => {
+  for (let i = 0; i < u.count; i++) out.push({ start: u.start[i]!, end: u.end[i]! });
+  return out;
+}
+
+/** Units as two parallel arrays (valid up to `count`), for the scorer: no object per sentence. */
+export interface UnitSpans {
+  count: number;
+  start: Int32Array;
+  end: Int32Array;
+}
+
+/**
+ * How the character c at i separates units: 1 for a line break (the unit ends before it), 2 for 。！？ and for . ! ? ;
+ * followed by white space or the end (the unit ends after it), 0 for anything else.
+ */
+export function separatorAt(text: string, i: number, c: number): number {
+  if (c === 0x0a) return 1;
+  // 。！？ end a Chinese or Japanese sentence without a following space.
+  if (c === 0x3002 || c === 0xff01 || c === 0xff1f) return 2;
+  if (
+    (c === 0x2e || c === 0x21 || c === 0x3f || c === 0x3b) &&
+    (i + 1 >= text.length || isSpace(text.charCodeAt(i + 1)))
+  )
+    return 2;
+  return 0;
+}
+
+/**
+ * Builds the units of one text from its separators, given in text order (`separator(i, kind)`), then `finish()`:
+ * each stretch between separators is trimmed and cut at a space when longer than MAX_WINDOW.
+ */
+export class UnitCollector {
+  private count = 0;
+  private starts: Int32Array;
+  private ends: Int32Array;
+  private from = 0;
+  private readonly out: UnitSpans;
+
+  constructor(
+    private readonly text: string,
+    into?: UnitSpans,
+  ) {
+    const n = text.length;
+    // Units are disjoint and not empty, so there are at most n; sized for a sentence per 16 characters, then doubled.
+    const want = Math.min(n + 1, (n >>> 4) + 16);
+    this.out =
+      into && into.start.length >= want ? into : { count: 0, start: new Int32Array(want), end: new Int32Array(want) };
+    this.starts = this.out.start;
+    this.ends = this.out.end;
+  }
+
+  separator(i: number, kind: number): void {
+    if (kind === 1) {
+      this.push(this.from, i);
+      this.from = i + 1;
+    } else {
+      this.push(this.from, i + 1);
+      this.from = i + 1;
+    }
+  }
+
+  finish(): UnitSpans {
+    this.push(this.from, this.text.length);
+    this.out.count = this.count;
+    this.out.start = this.starts;
+    this.out.end = this.ends;
+    return this.out;
+  }
+
+  private add(a: number, b: number): void {
+    if (this.count === this.starts.length) {
+      const s2 = new Int32Array(2 * this.count);
+      s2.set(this.starts);
+      this.starts = s2;
+      const e2 = new Int32Array(2 * this.count);
+      e2.set(this.ends);
+      this.ends = e2;
+    }
+    this.starts[this.count] = a;
+    this.ends[this.count++] = b;
+  }
+
+  private push(a: number, b: number): void {
+    const text = this.text;
     while (a < b && isSpace(text.charCodeAt(a))) a++;
     while (b > a && isSpace(text.charCodeAt(b - 1))) b--;
     while (b - a > MAX_WINDOW) {
@@ -31,32 +114,25 @@ export function units(text: string): Span[] {
       if (cut <= a + MAX_WINDOW / 2) cut = a + MAX_WINDOW;
       let e = cut;
       while (e > a && isSpace(text.charCodeAt(e - 1))) e--;
-      out.push({ start: a, end: e });
+      this.add(a, e);
       a = cut;
       while (a < b && isSpace(text.charCodeAt(a))) a++;
     }
-    if (b > a) out.push({ start: a, end: b });
-  };
-  let from = 0;
-  for (let i = 0; i < n; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 0x0a) {
-      push(from, i);
-      from = i + 1;
-    } else if (c === 0x3002 || c === 0xff01 || c === 0xff1f) {
-      // 。！？ end a Chinese or Japanese sentence without a following space.
-      push(from, i + 1);
-      from = i + 1;
-    } else if (
-      (c === 0x2e || c === 0x21 || c === 0x3f || c === 0x3b) &&
-      (i + 1 >= n || isSpace(text.charCodeAt(i + 1)))
-    ) {
-      push(from, i + 1);
-      from = i + 1;
-    }
+    if (b > a) this.add(a, b);
   }
-  push(from, n);
-  return out;
+}
+
+/** The units of `text` (see units()), written into `into` when given and large enough. */
+export function unitSpans(text: string, into?: UnitSpans): UnitSpans {
+  const units = new UnitCollector(text, into);
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    // Most characters end nothing: one range test skips them (every separator is 0x0a–0x3f or ≥ 0x3002).
+    if (c > 0x3f && c < 0x3002) continue;
+    const kind = separatorAt(text, i, c);
+    if (kind !== 0) units.separator(i, kind);
+  }
+  return units.finish();
 }
 
 /**

@@ -1,0 +1,330 @@
+/**
+ * Scoring a whole segment: every window (windows.ts) of the learned scorer in time linear in the segment, the best
+ * returned. One pass over the characters writes prefix sums of the n-gram weights, after which a window costs O(1):
+ * its sum is a difference of prefix sums plus the few n-grams that cross its right edge.
+ */
+import type { Meter } from '../matcher.ts';
+import {
+  bigramBucket,
+  CHAR_SEED,
+  CJK_CLASS,
+  CLASS,
+  charBucket,
+  charGramCount,
+  FNV_OFFSET,
+  FNV_PRIME,
+  FOLD,
+  GOLDEN,
+  MAX_CHAR_GRAM,
+  MIN_CHAR_GRAM,
+  unigramBucket,
+  WORD_CLASS,
+} from './features.ts';
+import type { ScorerModel, SegmentScore, WindowScore } from './model.ts';
+import { MAX_WINDOW, MIN_UNIT, separatorAt, UnitCollector, type UnitSpans } from './windows.ts';
+
+function grown(a: Int32Array): Int32Array<ArrayBuffer> {
+  const b = new Int32Array(2 * a.length);
+  b.set(a);
+  return b;
+}
+
+// Scratch arrays of the scorer, kept between calls while they stay small (SCRATCH_CHARS characters of segment): the
+// arrays cost more to allocate than a short segment costs to score. A longer segment scores in arrays of its own.
+const SCRATCH_CHARS = 1 << 16;
+let scratchCodes = new Uint16Array(0);
+let scratchPrefix = new Float64Array(0);
+let scratchWords: { start: Int32Array; end: Int32Array; hash: Int32Array } = {
+  start: new Int32Array(0),
+  end: new Int32Array(0),
+  hash: new Int32Array(0),
+};
+let scratchUnits: UnitSpans | undefined;
+/** Set while a call uses the scratch arrays: an `onWindow` callback that scores again gets arrays of its own. */
+let scratchBusy = false;
+
+/**
+ * Scores every window of a segment in time linear in its length and returns the best. `meter` counts elementary
+ * steps (characters hashed, words, windows) for the linearity test.
+ *
+ * One pass over the text (firstPass) folds the characters (as prepare() does), finds the words with their hashes and
+ * the units, and writes prefix sums of the character n-gram weights (each n-gram is added when its last character has
+ * been folded, in the order prepare() + the n-gram loop of the reference used, so every sum is bit for bit the same).
+ * Each loop is a function of its own: a long segment gets each one compiled for what it does, where one function
+ * with five loops went through repeated on-stack replacement and deoptimization.
+ */
+export function scoreSegment(
+  model: ScorerModel,
+  text: string,
+  meter?: Meter,
+  onWindow?: (w: WindowScore) => void,
+): SegmentScore {
+  const n = text.length;
+  if (n === 0) return { windows: 0 };
+  const small = n <= SCRATCH_CHARS && !scratchBusy;
+  const pass = firstPass(model, text, small);
+  if (small) {
+    scratchWords = { start: pass.wordStart, end: pass.wordEnd, hash: pass.wordHash };
+    scratchUnits = pass.units;
+  }
+  const { wordPrefix, bigram } = wordSums(model, pass);
+  if (meter) meter.steps += n + pass.words + pass.units.count;
+  const { firstWord, endWord } = unitWords(pass);
+  const ctx: LogitContext = { model, codes: pass.codes, prefix: pass.prefix, wordPrefix, bigram };
+  if (small) scratchBusy = true;
+  try {
+    const result = bestWindow(ctx, pass.units, firstWord, endWord, onWindow);
+    if (meter) meter.steps += result.windows;
+    return result;
+  } finally {
+    if (small) scratchBusy = false;
+  }
+}
+
+/** What the first pass finds: folded characters, n-gram prefix sums, words, units. */
+interface Pass {
+  codes: Uint16Array;
+  /** prefix[s] = sum of the weights of every character n-gram (2–5) starting before s. */
+  prefix: Float64Array;
+  wordStart: Int32Array;
+  wordEnd: Int32Array;
+  wordHash: Int32Array;
+  words: number;
+  units: UnitSpans;
+}
+
+function firstPass(model: ScorerModel, text: string, small: boolean): Pass {
+  const n = text.length;
+  if (small && scratchCodes.length < n) {
+    const size = Math.min(SCRATCH_CHARS, Math.max(2 * scratchCodes.length, n, 1024));
+    scratchCodes = new Uint16Array(size);
+    scratchPrefix = new Float64Array(size + 1);
+  }
+  const codes = small ? scratchCodes : new Uint16Array(n);
+  const prefix = small ? scratchPrefix : new Float64Array(n + 1);
+  let wordStart = small ? scratchWords.start : new Int32Array(0);
+  let wordEnd = small ? scratchWords.end : new Int32Array(0);
+  let wordHash = small ? scratchWords.hash : new Int32Array(0);
+  if (wordStart.length < 64) {
+    wordStart = new Int32Array(Math.max(64, n >>> 3));
+    wordEnd = new Int32Array(wordStart.length);
+    wordHash = new Int32Array(wordStart.length);
+  }
+  const w = model.weights;
+  const shift = model.shift;
+  const s2 = CHAR_SEED[2]!;
+  const s3 = CHAR_SEED[3]!;
+  const s4 = CHAR_SEED[4]!;
+  const s5 = CHAR_SEED[5]!;
+  let acc = 0;
+  let words = 0;
+  let h = FNV_OFFSET;
+  // Quote markers at the start of a line fold to spaces (see prepare()).
+  let lineStart = true;
+  // The last five folded characters, c4 the newest.
+  let c0 = 0;
+  let c1 = 0;
+  let c2 = 0;
+  let c3 = 0;
+  let c4 = 0;
+  prefix[0] = 0;
+  // A word's end and hash are written when it ends (wordOpen: a WORD run is in progress), not at every character.
+  let wordOpen = false;
+  // Lines and sentences (windows.ts), found in the same pass.
+  const units = new UnitCollector(text, small ? scratchUnits : undefined);
+  for (let i = 0; i < n; i++) {
+    const raw = text.charCodeAt(i);
+    let code: number;
+    if (raw > 0x3e) {
+      // Letters and most punctuation: not a line break, not a quote marker, not white space.
+      lineStart = false;
+      code = FOLD[raw]!;
+      if (raw === 0x3f || raw >= 0x3002) {
+        const kind = separatorAt(text, i, raw);
+        if (kind !== 0) units.separator(i, kind);
+      }
+    } else if (raw === 0x0a) {
+      lineStart = true;
+      code = FOLD[raw]!;
+      units.separator(i, 1);
+    } else if (raw === 0x3e && lineStart) code = 0x20;
+    else {
+      if (raw !== 0x20 && raw !== 0x09 && raw !== 0x0d) lineStart = false;
+      code = FOLD[raw]!;
+      if (raw === 0x2e || raw === 0x21 || raw === 0x3b) {
+        const kind = separatorAt(text, i, raw);
+        if (kind !== 0) units.separator(i, kind);
+      }
+    }
+    codes[i] = code;
+    const k = CLASS[raw]!;
+    if (k === WORD_CLASS) {
+      if (!wordOpen) {
+        if (words === wordStart.length) {
+          wordStart = grown(wordStart);
+          wordEnd = grown(wordEnd);
+          wordHash = grown(wordHash);
+        }
+        wordStart[words] = i;
+        h = FNV_OFFSET;
+        wordOpen = true;
+      }
+      h = Math.imul(h ^ code, FNV_PRIME);
+    } else {
+      if (wordOpen) {
+        wordEnd[words] = i;
+        wordHash[words] = h;
+        words++;
+        wordOpen = false;
+      }
+      if (k === CJK_CLASS) {
+        if (words === wordStart.length) {
+          wordStart = grown(wordStart);
+          wordEnd = grown(wordEnd);
+          wordHash = grown(wordHash);
+        }
+        wordStart[words] = i;
+        wordEnd[words] = i + 1;
+        wordHash[words] = Math.imul(FNV_OFFSET ^ code, FNV_PRIME);
+        words++;
+      }
+    }
+    c0 = c1;
+    c1 = c2;
+    c2 = c3;
+    c3 = c4;
+    c4 = code;
+    if (i >= MAX_CHAR_GRAM - 1) {
+      // The n-grams starting at s = i − 4, all five lengths inside the text: four FNV steps, four table reads.
+      const h1 = Math.imul(FNV_OFFSET ^ c0, FNV_PRIME);
+      const h2 = Math.imul(h1 ^ c1, FNV_PRIME);
+      const h3 = Math.imul(h2 ^ c2, FNV_PRIME);
+      const h4 = Math.imul(h3 ^ c3, FNV_PRIME);
+      const h5 = Math.imul(h4 ^ c4, FNV_PRIME);
+      acc +=
+        w[Math.imul(h2 ^ s2, GOLDEN) >>> shift]! +
+        w[Math.imul(h3 ^ s3, GOLDEN) >>> shift]! +
+        w[Math.imul(h4 ^ s4, GOLDEN) >>> shift]! +
+        w[Math.imul(h5 ^ s5, GOLDEN) >>> shift]!;
+      prefix[i - 3] = acc;
+    }
+  }
+  if (wordOpen) {
+    wordEnd[words] = n;
+    wordHash[words] = h;
+    words++;
+  }
+  // The last four starts: only the n-grams that fit.
+  for (let s = Math.max(0, n - (MAX_CHAR_GRAM - 1)); s < n; s++) {
+    let hs = Math.imul(FNV_OFFSET ^ codes[s]!, FNV_PRIME);
+    for (let len = MIN_CHAR_GRAM; s + len <= n; len++) {
+      hs = Math.imul(hs ^ codes[s + len - 1]!, FNV_PRIME);
+      acc += w[charBucket(hs, len, shift)]!;
+    }
+    prefix[s + 1] = acc;
+  }
+  return { codes, prefix, wordStart, wordEnd, wordHash, words, units: units.finish() };
+}
+
+/** wordPrefix[k] = sum of unigram weights of words before k and of bigram weights ending before k. */
+function wordSums(model: ScorerModel, pass: Pass): { wordPrefix: Float64Array; bigram: Float64Array } {
+  const w = model.weights;
+  const shift = model.shift;
+  const { words, wordHash } = pass;
+  const wordPrefix = new Float64Array(words + 1);
+  const bigram = new Float64Array(words);
+  let acc = 0;
+  for (let k = 0; k < words; k++) {
+    const hk = wordHash[k]!;
+    acc += w[unigramBucket(hk, shift)]!;
+    if (k > 0) {
+      const bg = w[bigramBucket(wordHash[k - 1]!, hk, shift)]!;
+      bigram[k] = bg;
+      acc += bg;
+    }
+    wordPrefix[k + 1] = acc;
+  }
+  return { wordPrefix, bigram };
+}
+
+/** Word ranges of each unit, found with two moving pointers (units and words are both in text order). */
+function unitWords(pass: Pass): { firstWord: Int32Array; endWord: Int32Array } {
+  const { words, wordStart, wordEnd } = pass;
+  const { count, start, end } = pass.units;
+  const firstWord = new Int32Array(count);
+  const endWord = new Int32Array(count);
+  let kStart = 0;
+  let kEnd = 0;
+  for (let i = 0; i < count; i++) {
+    while (kStart < words && wordStart[kStart]! < start[i]!) kStart++;
+    while (kEnd < words && wordEnd[kEnd]! <= end[i]!) kEnd++;
+    firstWord[i] = kStart;
+    endWord[i] = kEnd;
+  }
+  return { firstWord, endWord };
+}
+
+/**
+ * The windows of forEachWindow(), in its order: each unit of at least MIN_UNIT characters, and from each unit the
+ * longest run of units that fits in MAX_WINDOW characters; the first best one wins.
+ */
+function bestWindow(
+  ctx: LogitContext,
+  units: UnitSpans,
+  firstWord: Int32Array,
+  endWord: Int32Array,
+  onWindow: ((w: WindowScore) => void) | undefined,
+): SegmentScore {
+  const { count, start: uStart, end: uEnd } = units;
+  let best: WindowScore | undefined;
+  let windows = 0;
+  let j = 0;
+  for (let i = 0; i < count; i++) {
+    if (j < i) j = i;
+    while (j + 1 < count && uEnd[j + 1]! - uStart[i]! <= MAX_WINDOW) j++;
+    for (let pass = 0; pass < 2; pass++) {
+      const last = pass === 0 ? i : j;
+      if (pass === 0 ? !(uEnd[i]! - uStart[i]! >= MIN_UNIT || j === i) : !(j > i)) continue;
+      const a = uStart[i]!;
+      const b = uEnd[last]!;
+      const k0 = firstWord[i]!;
+      const k1 = Math.max(k0, endWord[last]!);
+      const z = windowLogit(ctx, a, b, k0, k1);
+      windows++;
+      if (onWindow) onWindow({ start: a, end: b, z });
+      if (!best || z > best.z) best = { start: a, end: b, z };
+    }
+  }
+  return { best, windows };
+}
+
+interface LogitContext {
+  model: ScorerModel;
+  codes: Uint16Array;
+  prefix: Float64Array;
+  wordPrefix: Float64Array;
+  bigram: Float64Array;
+}
+
+/** Logit of the window [a, b) holding words k0 … k1 − 1, from the prefix sums. */
+function windowLogit(ctx: LogitContext, a: number, b: number, k0: number, k1: number): number {
+  const { model, codes, prefix } = ctx;
+  const w = model.weights;
+  const shift = model.shift;
+  // Character n-grams starting before b − 4 fit whatever their length; nearer the edge only the shorter ones.
+  const full = b - (MAX_CHAR_GRAM - 1);
+  let sum = full > a ? prefix[full]! - prefix[a]! : 0;
+  for (let t = full > a ? full : a; t < b; t++) {
+    let h = Math.imul(FNV_OFFSET ^ codes[t]!, FNV_PRIME);
+    for (let len = MIN_CHAR_GRAM; t + len <= b; len++) {
+      h = Math.imul(h ^ codes[t + len - 1]!, FNV_PRIME);
+      sum += w[charBucket(h, len, shift)]!;
+    }
+  }
+  let count = charGramCount(b - a);
+  if (k1 > k0) {
+    sum += ctx.wordPrefix[k1]! - ctx.wordPrefix[k0]! - (k0 > 0 ? ctx.bigram[k0]! : 0);
+    count += 2 * (k1 - k0) - 1;
+  }
+  return count === 0 ? model.bias : model.bias + sum / Math.sqrt(count);
+}
