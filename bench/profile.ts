@@ -7,39 +7,20 @@
 // - `perf`: nothing in-process; bench/perf-profile.sh attaches Linux perf (on-CPU samples of every thread).
 // - `heap`: V8's sampling heap profiler, written to BENCH_PROFILE_DIR/<case>.heapprofile (bytes allocated by stack).
 import 'reflect-metadata';
-import { spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { createPreflight } from '../app/index.ts';
 import { AuditWriter } from '../core/audit/audit-writer.ts';
-import { loadConfig, ROOT_DIR } from '../core/config.ts';
+import { loadConfig } from '../core/config.ts';
 import { openEmbeddedDatabase } from '../core/db/embedded-postgres.ts';
 import { Knex } from '../core/db/knex-token.ts';
 import { createApiKey } from '../core/workspaces/api-keys.ts';
 import { createHttpApp } from '../server/http-app.ts';
-import { bareKoa, CONTENT_200, floorKoa } from './http-bench.ts';
-import type { LoadOptions, LoadResult } from './load-child.ts';
+import { bareKoa, CONTENT_200, floorKoa, load } from './http-bench.ts';
+import type { LoadOptions } from './load-child.ts';
 import { listen } from './support.ts';
-
-function load(opts: LoadOptions): Promise<LoadResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      ['--import', 'tsx', path.join(ROOT_DIR, 'bench', 'load-child.ts'), JSON.stringify(opts)],
-      { stdio: ['ignore', 'pipe', 'inherit'] },
-    );
-    let out = '';
-    child.stdout.on('data', (d) => {
-      out += d;
-    });
-    child.on('error', reject);
-    child.on('exit', (code) =>
-      code === 0 ? resolve(JSON.parse(out) as LoadResult) : reject(new Error(`load ${code}`)),
-    );
-  });
-}
 
 async function main(): Promise<void> {
   const which = process.argv[2] ?? 'content';
