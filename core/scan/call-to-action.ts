@@ -72,12 +72,15 @@ function isSearchForm(form: HtmlForm): boolean {
   return SEARCH_WORDS.test(path.replace(/[_\-/.]+/g, ' ')) || SEARCH_WORDS.test(form.submitText);
 }
 
-function defaultPort(url: URL): boolean {
-  return (
-    url.port === '' ||
-    (url.protocol === 'https:' && url.port === '443') ||
-    (url.protocol === 'http:' && url.port === '80')
-  );
+/** The URL without its fragment (two URLs that differ only there are one page), or undefined if it does not parse. */
+export function withoutHash(url: string): string | undefined {
+  try {
+    const u = new URL(url);
+    u.hash = '';
+    return u.href;
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -96,11 +99,10 @@ function followable(href: string, page: URL, visited: ReadonlySet<string>): stri
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return undefined;
   if (url.username || url.password) return undefined;
-  if (!defaultPort(url) && url.origin !== page.origin) return undefined;
+  // The URL parser drops a scheme's default port, so a non-empty port is a non-default one.
+  if (url.port !== '' && url.origin !== page.origin) return undefined;
   url.hash = '';
-  const self = new URL(page.href);
-  self.hash = '';
-  if (url.href === self.href || visited.has(url.href)) return undefined;
+  if (visited.has(url.href)) return undefined;
   if (NOT_A_PAGE.test(url.pathname)) return undefined;
   return url.href;
 }
@@ -167,13 +169,24 @@ export function planFollow(
   pageUrl: string,
   visited: ReadonlySet<string>,
 ): FollowPlan | undefined {
-  if (asksForSecret(doc)) return undefined;
+  return asksForSecret(doc) ? undefined : planFromPage(doc, html, pageUrl, visited);
+}
+
+/** `planFollow` for a page already known to ask for no secret. */
+export function planFromPage(
+  doc: HtmlDocument,
+  html: string,
+  pageUrl: string,
+  alreadyRead: ReadonlySet<string>,
+): FollowPlan | undefined {
   let page: URL;
   try {
     page = new URL(pageUrl);
   } catch {
     return undefined;
   }
+  const visited = new Set(alreadyRead);
+  visited.add(withoutHash(page.href)!);
   const meta = findMetaRefresh(html, page.href);
   const metaUrl = meta && followable(meta.to, page, visited);
   if (metaUrl) return { url: metaUrl, via: 'meta_refresh', label: `refresh after ${meta.delaySeconds} s` };

@@ -15,7 +15,7 @@ import type { BrowserCapture } from '../browser/browser-capture.ts';
 import type { FetchResult, HttpFetcher } from '../sources/http-fetcher.ts';
 import type { CallOptions } from '../sources/lookup.ts';
 import { MAX_HTML_CHARS, readHtml } from '../text/html-document.ts';
-import { asksForSecret, type FollowPlan, planFollow } from './call-to-action.ts';
+import { asksForSecret, type FollowPlan, planFromPage, withoutHash } from './call-to-action.ts';
 
 /** Requests the followed page may take, its own redirects included. */
 export const FOLLOW_MAX_REQUESTS = 3;
@@ -43,16 +43,6 @@ export interface FollowEvidence {
   reason?: string;
   /** The followed chain: hops, final page (set whenever a request was made). */
   page?: FetchResult;
-}
-
-function withoutHash(url: string): string | undefined {
-  try {
-    const u = new URL(url);
-    u.hash = '';
-    return u.href;
-  } catch {
-    return undefined;
-  }
 }
 
 function bareHost(url: string): string {
@@ -89,9 +79,10 @@ export async function followOneHop(
   }
   const html = scanned.html.slice(0, MAX_HTML_CHARS);
   const doc = readHtml(html);
-  const plan = planFollow(doc, html, scanned.url, visited);
   const from_url = scanned.url;
-  if (!plan) return { status: asksForSecret(doc) ? 'page_asks_for_secret' : 'no_call_to_action', from_url };
+  if (asksForSecret(doc)) return { status: 'page_asks_for_secret', from_url };
+  const plan = planFromPage(doc, html, scanned.url, visited);
+  if (!plan) return { status: 'no_call_to_action', from_url };
   const planned = { ...plan, same_host: bareHost(plan.url) === bareHost(scanned.url) };
   let page: FetchResult;
   try {
