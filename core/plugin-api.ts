@@ -29,7 +29,7 @@ export type { Lookup } from './sources/lookup.ts';
 export { decodeHtmlAttribute } from './sources/page-redirects.ts';
 export type { RdapDomain } from './sources/rdap-client.ts';
 export type { TlsFacts } from './sources/tls-inspector.ts';
-export type { FormField, HtmlDocument, HtmlForm, HtmlLink } from './text/html-document.ts';
+export type { FormField, HtmlDocument, HtmlForm } from './text/html-document.ts';
 export { MAX_HTML_CHARS, readHtml } from './text/html-document.ts';
 export { htmlToText } from './text/html-text.ts';
 export { brandOwning, isBrandAccountTenant } from './url/brand-ownership.ts';

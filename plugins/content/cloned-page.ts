@@ -31,7 +31,19 @@ function otherSite(raw: string | undefined, page: Target): string | undefined {
   }
 }
 
+/** Per view: the kit signals and the brand detector both ask, and each reading is several passes over the page. */
+const memo = new WeakMap<PageView, ClonedPage>();
+
 export function clonedPage(view: PageView): ClonedPage {
+  let found = memo.get(view);
+  if (!found) {
+    found = readClonedPage(view);
+    memo.set(view, found);
+  }
+  return found;
+}
+
+function readClonedPage(view: PageView): ClonedPage {
   const html = view.html.slice(0, READ_CHARS);
   const markers: string[] = [];
   let origin: string | undefined;
