@@ -1,9 +1,13 @@
 import type { ScanEvidence } from '../../core/plugin-api.ts';
 import { BrandCatalog, type DetectorOutput, defineDetector, type Finding } from '../../core/plugin-api.ts';
 import { findImpersonation, type ImpersonationHit } from '../_shared/brand-matching/impersonation.ts';
-import { credentialFunnel } from '../content/credential-fields.ts';
-import { markFollowed } from '../content/followed-page.ts';
-import { followedViewOf, pageViewOf } from '../content/page-view.ts';
+import {
+  FOLLOWED_PAGE_DEFAULT,
+  type FollowedPageConfig,
+  followedPageConfigSchema,
+  followedPageFor,
+  markFollowed,
+} from '../content/followed-page.ts';
 import { ctSiblingImpersonation, type SiblingImpersonation } from './ct-siblings.ts';
 import { type ForeignIdentity, foreignIdentityOf, foreignPageIdentity } from './foreign-identity.ts';
 import { type PageImpersonation, pageImpersonation, pageImpersonationOf } from './page-impersonation.ts';
@@ -54,10 +58,13 @@ function siblingFindings(siblings: readonly SiblingImpersonation[], host: string
  * The page one click away (the scan's one-hop follow), when the scanned page asks for no secret itself: its page
  * identity counts like the scanned page's, named with its URL. Only flags the scanned page did not raise.
  */
-function followedFindings(evidence: ScanEvidence, brands: BrandCatalog, already: ReadonlySet<string>): Finding[] {
-  const main = pageViewOf(evidence);
-  if (main && credentialFunnel(main.doc).harvestsSecrets) return [];
-  const view = followedViewOf(evidence);
+function followedFindings(
+  evidence: ScanEvidence,
+  brands: BrandCatalog,
+  config: FollowedPageConfig,
+  already: ReadonlySet<string>,
+): Finding[] {
+  const view = followedPageFor(evidence, config);
   if (!view) return [];
   const page = already.has('content:brand_impersonation') ? [] : pageImpersonationOf(view, brands);
   const out: Finding[] = [];
@@ -103,9 +110,7 @@ function detectScan(evidence: ScanEvidence, brands: BrandCatalog, config: BrandC
       ? [{ flag: FOREIGN_IDENTITY, detail: describeForeign(foreign, target.site), evidence: { ...foreign } }]
       : []),
   ];
-  const followed = config.readFollowedPage
-    ? followedFindings(evidence, brands, new Set(findings.map((f) => f.flag)))
-    : [];
+  const followed = followedFindings(evidence, brands, config, new Set(findings.map((f) => f.flag)));
   return {
     findings: [...findings, ...followed],
     data: {
@@ -119,10 +124,8 @@ function detectScan(evidence: ScanEvidence, brands: BrandCatalog, config: BrandC
   };
 }
 
-export interface BrandConfig {
-  /** Read the page identity of the page the scan's one-hop follow fetched, when the page asks for nothing. */
-  readFollowedPage: boolean;
-}
+/** Whether the page identity of the page the scan's one-hop follow fetched is read. */
+export type BrandConfig = FollowedPageConfig;
 
 export default defineDetector<{ brands: BrandCatalog }, BrandConfig>({
   meta: {
@@ -148,18 +151,8 @@ export default defineDetector<{ brands: BrandCatalog }, BrandConfig>({
         extension: true,
       },
     },
-    configSchema: {
-      type: 'object',
-      additionalProperties: false,
-      properties: {
-        readFollowedPage: {
-          type: 'boolean',
-          description: "read the identity of the page one click away (the scan's one-hop follow)",
-        },
-      },
-      required: ['readFollowedPage'],
-    },
-    defaultConfig: { readFollowedPage: true },
+    configSchema: followedPageConfigSchema('the page identity'),
+    defaultConfig: FOLLOWED_PAGE_DEFAULT,
     bestEffort: true,
     // Page identity parses the page (shared with `content` through one cached page view): same budget as content.
     timeoutMs: 2_000,

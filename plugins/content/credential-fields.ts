@@ -91,7 +91,19 @@ function isCredentialForm(form: HtmlForm, kinds: readonly FieldKind[]): boolean 
   return kinds.includes('identity') && form.method === 'post' && SIGN_IN_ACTION.test(form.action.split('?')[0] ?? '');
 }
 
+/** Per document: the content detector, the brand detector and the followed-page gate all read the same page. */
+const funnels = new WeakMap<HtmlDocument, CredentialFunnel>();
+
 export function credentialFunnel(doc: HtmlDocument): CredentialFunnel {
+  let funnel = funnels.get(doc);
+  if (!funnel) {
+    funnel = readFunnel(doc);
+    funnels.set(doc, funnel);
+  }
+  return funnel;
+}
+
+function readFunnel(doc: HtmlDocument): CredentialFunnel {
   const all = new Set<FieldKind>(kindsOf(doc.looseFields));
   const credential_forms: CredentialFunnel['credential_forms'] = [];
   for (const form of doc.forms) {

@@ -1,11 +1,11 @@
 // The page one click away (the scan's one-hop follow, core/scan/one-hop-follow.ts), read like the scanned page when
 // the scanned page itself asks for nothing: a landing page whose call to action leads to the credential page is one
 // funnel, so what the credential page shows counts. Every finding names the followed page and how it was reached.
-import { type BrandCatalog, brandOwning, type Finding } from '../../core/plugin-api.ts';
+import { type BrandCatalog, brandOwning, type Finding, type ScanEvidence } from '../../core/plugin-api.ts';
 import { credentialFunnel } from './credential-fields.ts';
 import { KIT_FLAGS, kitSignals } from './kit-signals.ts';
 import { assessLures, lureFindings } from './lure-assessment.ts';
-import type { FollowedPageView } from './page-view.ts';
+import { type FollowedPageView, followedViewOf, pageViewOf } from './page-view.ts';
 
 export const ONE_HOP_FLAG = 'content:credential_page_one_hop';
 
@@ -16,6 +16,35 @@ const VIA_WORDS: Record<string, string> = {
   meta_refresh: 'delayed refresh',
   script_redirect: 'script redirect',
 };
+
+/** The switch every reader of the followed page (content, brand) declares, so the two are configured alike. */
+export interface FollowedPageConfig {
+  readFollowedPage: boolean;
+}
+
+export const FOLLOWED_PAGE_DEFAULT: FollowedPageConfig = { readFollowedPage: true };
+
+export function followedPageConfigSchema(whatIsRead: string): Record<string, unknown> {
+  return {
+    type: 'object',
+    additionalProperties: false,
+    properties: {
+      readFollowedPage: {
+        type: 'boolean',
+        description: `read ${whatIsRead} of the page one click away (the scan's one-hop follow) when the page asks for no secret`,
+      },
+    },
+    required: ['readFollowedPage'],
+  };
+}
+
+/** The page one click away, when reading it is switched on and the scanned page itself asks for no secret. */
+export function followedPageFor(evidence: ScanEvidence, config: FollowedPageConfig): FollowedPageView | undefined {
+  if (!config.readFollowedPage) return undefined;
+  const main = pageViewOf(evidence);
+  if (main && credentialFunnel(main.doc).harvestsSecrets) return undefined;
+  return followedViewOf(evidence);
+}
 
 export interface FollowedPageReading {
   findings: Finding[];

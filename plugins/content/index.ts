@@ -1,11 +1,18 @@
 import { BrandCatalog, brandOwning, defineDetector, type Finding, HostingCatalog } from '../../core/plugin-api.ts';
 import { credentialFunnel, hasTextEntry } from './credential-fields.ts';
 import { assessGate, isHoldingPage } from './evasion-gate.ts';
-import { ONE_HOP_FLAG, readFollowedPage } from './followed-page.ts';
+import {
+  FOLLOWED_PAGE_DEFAULT,
+  type FollowedPageConfig,
+  followedPageConfigSchema,
+  followedPageFor,
+  ONE_HOP_FLAG,
+  readFollowedPage,
+} from './followed-page.ts';
 import { KIT_FLAGS, kitSignals } from './kit-signals.ts';
 import { assessLures, LURE_FLAGS, lureFindings } from './lure-assessment.ts';
 import { offsiteCredentialCtas, pageSurface } from './offsite-cta.ts';
-import { followedViewOf, pageViewOf } from './page-view.ts';
+import { pageViewOf } from './page-view.ts';
 import { findVendorChallenge, type VendorChallenge } from './vendor-challenges.ts';
 
 const BRAND_CREDENTIAL_HARVEST = 'content:brand_credential_harvest';
@@ -18,10 +25,8 @@ const FLAGS = {
   scannerBlocked: 'content:scanner_blocked',
 } as const;
 
-export interface ContentConfig {
-  /** Read the page the scan's one-hop follow fetched when the scanned page asks for nothing itself. */
-  readFollowedPage: boolean;
-}
+/** Whether the page the scan's one-hop follow fetched is read when the scanned page asks for nothing itself. */
+export type ContentConfig = FollowedPageConfig;
 
 export default defineDetector<{ brands: BrandCatalog; hosting: HostingCatalog }, ContentConfig>({
   meta: {
@@ -117,18 +122,8 @@ export default defineDetector<{ brands: BrandCatalog; hosting: HostingCatalog },
         extension: true,
       },
     },
-    configSchema: {
-      type: 'object',
-      additionalProperties: false,
-      properties: {
-        readFollowedPage: {
-          type: 'boolean',
-          description: "read the page one click away (the scan's one-hop follow) when the page asks for nothing",
-        },
-      },
-      required: ['readFollowedPage'],
-    },
-    defaultConfig: { readFollowedPage: true },
+    configSchema: followedPageConfigSchema('the kit, lure and identity signals'),
+    defaultConfig: FOLLOWED_PAGE_DEFAULT,
     bestEffort: true,
     timeoutMs: 2_000,
   },
@@ -205,7 +200,7 @@ export default defineDetector<{ brands: BrandCatalog; hosting: HostingCatalog },
       findings.push(...lureFindings(lures, funnel, ctas));
 
       // A landing page that asks for nothing: the page its call to action leads to is the rest of the funnel.
-      const followedView = config.readFollowedPage && !funnel.harvestsSecrets ? followedViewOf(evidence) : undefined;
+      const followedView = followedPageFor(evidence, config);
       const followed = followedView
         ? readFollowedPage(followedView, new Set(findings.map((f) => f.flag)), deps.brands)
         : undefined;
