@@ -1,5 +1,4 @@
-import { once } from 'node:events';
-import { createReadStream, createWriteStream, type WriteStream } from 'node:fs';
+import { closeSync, createReadStream, openSync, writeSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import cliProgress from 'cli-progress';
 import { createPreflight } from '../app/index.ts';
@@ -184,8 +183,10 @@ export async function runReplay(corpus: string, opts: ReplayOptions): Promise<Re
 
   let lineNo = 0;
   let records = 0;
-  const verdictsOut: WriteStream | undefined = opts.verdictsFile ? createWriteStream(opts.verdictsFile) : undefined;
+  let verdictsFd: number | undefined;
   try {
+    // Opened before the first check, so a path that cannot be written stops the replay at once.
+    if (opts.verdictsFile) verdictsFd = openSync(opts.verdictsFile, 'w');
     const lines = createInterface({ input: createReadStream(corpus), crlfDelay: Number.POSITIVE_INFINITY });
     for await (const line of lines) {
       lineNo++;
@@ -205,6 +206,7 @@ export async function runReplay(corpus: string, opts: ReplayOptions): Promise<Re
         ...opts.by.map((d) => cell(byDim.get(d)!, rec[d], rec.label)),
       ];
       let verdict: Verdict;
+      let answered: { flags?: unknown; findings?: unknown };
       try {
         const answer =
           rec.type === 'text'
@@ -214,17 +216,18 @@ export async function runReplay(corpus: string, opts: ReplayOptions): Promise<Re
               )
             : await checks.action(parseCheckActionRequest({ url: rec.input, intent: 'visit' }), call, DEFAULT_POLICY);
         verdict = answer.agent_decision as Verdict;
-        if (verdictsOut) {
-          const { flags, findings } = answer as { flags?: unknown; findings?: unknown };
-          const line = JSON.stringify({ line: lineNo, source: rec.source, label: rec.label, verdict, flags, findings });
-          if (!verdictsOut.write(`${line}\n`)) await once(verdictsOut, 'drain');
-        }
+        answered = answer as { flags?: unknown; findings?: unknown };
       } catch (err) {
         for (const t of tallies) t.errors++;
         errors.count++;
         if (errors.first.length < 10)
           errors.first.push({ line: lineNo, reason: `check failed: ${(err as Error).message ?? err}` });
         continue;
+      }
+      if (verdictsFd !== undefined) {
+        const { flags, findings } = answered;
+        const out = { line: lineNo, source: rec.source, label: rec.label, verdict, flags, findings };
+        writeSync(verdictsFd, `${JSON.stringify(out)}\n`);
       }
       decisions[verdict]++;
       for (const t of tallies) {
@@ -235,7 +238,7 @@ export async function runReplay(corpus: string, opts: ReplayOptions): Promise<Re
     }
   } finally {
     bar?.stop();
-    if (verdictsOut) await new Promise<void>((done) => verdictsOut.end(done));
+    if (verdictsFd !== undefined) closeSync(verdictsFd);
     await app.close();
   }
 

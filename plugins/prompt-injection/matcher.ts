@@ -12,7 +12,7 @@
 import { internCount, internEpoch, internString } from './intern.ts';
 import { afterAt, isCjk, type Tokens } from './tokenizer.ts';
 
-export { afterAt, isCjk, type Token, type Tokens, tokenAt, tokenize } from './tokenizer.ts';
+export { afterAt, isCjk, type Tokens, tokenize } from './tokenizer.ts';
 
 export interface Meter {
   steps: number;

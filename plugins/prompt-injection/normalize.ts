@@ -4,8 +4,8 @@ import { decodeTagRuns, decodeZeroWidthBinary, stripInvisible } from './normaliz
 import { extractComments, extractHtml, looksLikeHtml } from './normalize/html-scanner.ts';
 import { decodeMorse } from './normalize/morse.ts';
 
-export { foldText, styledLetters } from './normalize/fold.ts';
-export { extractHtml, looksLikeHtml } from './normalize/html-scanner.ts';
+export { foldText } from './normalize/fold.ts';
+export { extractHtml } from './normalize/html-scanner.ts';
 
 /**
  * Text normalisation in front of the matcher. Everything here is a single left-to-right pass (or a native call such

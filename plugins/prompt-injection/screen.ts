@@ -409,7 +409,7 @@ function foreignTaskLines(
       if (candidates.length > 2) return [];
     } else docTokens += b - a;
   }
-  if (candidates.length === 0 || candidates.length > 2) return [];
+  if (candidates.length === 0) return [];
   if (!seg.hidden && docTokens < 12) return [];
   const counts = seg.hidden ? visibleCounts() : stemCounts(tokens, meter);
   const out: { text: string; tok: number; start: number; end: number }[] = [];

@@ -36,34 +36,6 @@ export interface Tokens {
   epoch: number;
 }
 
-/** One token as an object, for tests and debugging. */
-export interface Token {
-  w: string;
-  start: number;
-  end: number;
-  sent: number;
-  line: number;
-  pos: number;
-  linePos: number;
-  after: string;
-  cap: boolean;
-}
-
-export function tokenAt(t: Tokens, k: number): Token {
-  const after = afterAt(t, k);
-  return {
-    w: t.dict[t.id[k]!]!,
-    start: t.start[k]!,
-    end: t.end[k]!,
-    sent: t.sent[k]!,
-    line: t.line[k]!,
-    pos: t.pos[k]!,
-    linePos: t.linePos[k]!,
-    after: after ? String.fromCharCode(after) : '',
-    cap: t.cap[k] === 1,
-  };
-}
-
 /**
  * Punctuation right after token k (first non-space character within four; `=` also past one closing bracket) as a
  * character code, or 0 for none. Read on demand: only colon and equals slots and a line's last token ask.

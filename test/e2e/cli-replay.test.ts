@@ -149,6 +149,38 @@ describe('npx preflight replay CORPUS.jsonl', () => {
     assert.deepEqual(overall, ['(overall)', '2', '0', '3', '1', '66.7%', '0.0%', '100.0%']);
   });
 
+  it('writes one verdict line per judged record with --verdicts, and refuses a path it cannot write', async () => {
+    const file = textCorpus();
+    const verdicts = path.join(dir, 'verdicts.jsonl');
+    const out = await runCli(['replay', file, '--json', '--verdicts', verdicts], env);
+    assert.equal(out.code, 0, out.stderr);
+    const lines = readFileSync(verdicts, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    assert.deepEqual(
+      lines.map((l: { line: number; source: string; label: number; verdict: string }) => [
+        l.line,
+        l.source,
+        l.label,
+        l.verdict,
+      ]),
+      [
+        [1, 'attacks', 1, 'block'],
+        [2, 'attacks', 1, 'block'],
+        [3, 'attacks', 1, 'allow'],
+        [4, 'pages', 0, 'allow'],
+        [5, 'pages', 0, 'allow'],
+        [6, 'prompts', 0, 'allow'],
+      ],
+    );
+    assert.ok(lines[0].flags.includes('agent:injected_instructions'));
+    assert.ok(lines[0].findings.some((f: { category: string }) => f.category === 'instruction_override'));
+    const bad = await runCli(['replay', file, '--verdicts', path.join(dir, 'no-such-dir', 'v.jsonl')], env);
+    assert.notEqual(bad.code, 0);
+    assert.match(bad.stderr, /ENOENT|no such file/i);
+  });
+
   it('answers one JSON object with --json, and counts change under a rules folder with another decision', async () => {
     const file = textCorpus();
     const out = await runCli(['replay', file, '--json', '--by', 'lang'], env);

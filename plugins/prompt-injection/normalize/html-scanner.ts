@@ -4,6 +4,7 @@
 // types; cut apart, that pass would be spread over files that make sense only together.
 import { decodeHTML } from 'entities';
 import type { Meter } from '../matcher.ts';
+import { isCjk } from '../word-chars.ts';
 import { isAsciiLetter } from './hidden-characters.ts';
 
 const VOID_ELEMENTS = new Set([
@@ -327,7 +328,8 @@ const META_TEXT = new Set(['description', 'og:description', 'twitter:description
 /**
  * Text a page carries in attributes: nobody sees it on screen, but page-to-Markdown tools, screen readers and link
  * previews hand it to an agent (image `alt`, the meta description), which makes it a place to plant instructions.
- * Returned only when it is prose (four words or more): one-word alt texts are labels.
+ * Returned only when it is prose (four words or more, entities decoded, a Han or kana character counting as a word):
+ * one-word alt texts are labels.
  */
 function attributeText(tag: ParsedTag): { text: string; via: string } | undefined {
   let text: string | undefined;
@@ -342,16 +344,24 @@ function attributeText(tag: ParsedTag): { text: string; via: string } | undefine
       via = `meta ${key}`;
     }
   }
-  if (text === undefined || text.length < 12 || wordCount(text, 4) < 4) return undefined;
+  if (text === undefined || wordCount(decodeHTML(text), 4) < 4) return undefined;
   return { text, via };
 }
 
-/** Words in `text`, counting stops at `atLeast`. */
+const SPACE = /\s/;
+
+/** Words in `text` (any Unicode space separates; each Han or kana character is a word), counting stops at `atLeast`. */
 function wordCount(text: string, atLeast: number): number {
   let words = 0;
   let inWord = false;
-  for (let i = 0; i < text.length && words < atLeast; i++) {
-    const space = text.charCodeAt(i) <= 0x20;
+  for (const ch of text) {
+    if (words >= atLeast) break;
+    if (isCjk(ch.codePointAt(0)!)) {
+      words++;
+      inWord = false;
+      continue;
+    }
+    const space = SPACE.test(ch);
     if (!space && !inWord) words++;
     inWord = !space;
   }

@@ -27,7 +27,7 @@ const WORD = 2;
 /** A Han, kana or Hangul character: a word by itself. */
 const CJK = 3;
 
-/** Folded code and character class of every BMP code unit (exported for the scorer's fused pass in model.ts). */
+/** Folded code and character class of every BMP code unit (exported for the scorer's fused pass in score-segment.ts). */
 export const FOLD = new Uint16Array(65536);
 export const CLASS = new Uint8Array(65536);
 export { CJK as CJK_CLASS, WORD as WORD_CLASS };
