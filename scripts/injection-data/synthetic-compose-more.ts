@@ -3,12 +3,12 @@
 // predicates with benign objects as look-alikes. New sources, so the earlier sources' records and splits do not move.
 import { ATTACKS } from './phrases-attack.ts';
 import { COMPOSE_MORE } from './phrases-compose-more.ts';
-import type { Category, DataRecord, Split } from './record.ts';
+import type { Category } from './record.ts';
 import { Rng } from './rng.ts';
 import type { BuildContext, Source, SourceRecord } from './source.ts';
 import { assignByRank, DEFAULT_POLICY } from './split.ts';
-import { fillSlots, join, plantInText, sameLang, withTypos } from './synthetic.ts';
-import { prosePool } from './synthetic-extra.ts';
+import { capitalFirst, fillSlots, join, payloadCategory, withTypos } from './synthetic.ts';
+import { plantSome } from './synthetic-extra.ts';
 
 const ATTACKS_PER_LANG: Record<string, number> = { en: 900 };
 const ATTACKS_DEFAULT = 300;
@@ -25,9 +25,6 @@ interface Built {
   category: Category;
 }
 
-/** Upper-cases the first letter (frames are written to start a sentence, objects to sit inside one). */
-const capital = (s: string) => s.replace(/^(\p{Ll})/u, (c) => c.toUpperCase());
-
 function buildAttack(lang: string, family: Family, rng: Rng): Built {
   const c = COMPOSE_MORE[lang]!;
   const payloads = ATTACKS[lang]!.payloads;
@@ -43,9 +40,8 @@ function buildAttack(lang: string, family: Family, rng: Rng): Built {
     let category: Category = 'instruction_override';
     if (rng.chance(0.6)) {
       const payload = rng.pick(payloads);
-      text = join(lang, [text, capital(payload.text) + (lang === 'zh' || lang === 'ja' ? '。' : '.')]);
-      if (payload.category !== 'task_injection' && payload.category !== 'role_play_jailbreak')
-        category = payload.category;
+      text = join(lang, [text, capitalFirst(payload.text) + (lang === 'zh' || lang === 'ja' ? '。' : '.')]);
+      category = payloadCategory(category, payload);
     }
     return { text, group: `synthetic:${lang}:dismiss3:${si}`, category };
   }
@@ -93,16 +89,6 @@ function groupsOf(lang: string, benign: boolean): string[] {
   return out;
 }
 
-function plantSome(ctx: BuildContext, split: Split, lang: string, text: string, rng: Rng) {
-  if (!rng.chance(PLANTED)) return { text, kind: 'prompt' as DataRecord['kind'] };
-  const pool = prosePool(ctx, split);
-  const same = sameLang(pool, lang);
-  const from = same.length > 0 ? same : pool;
-  if (from.length === 0) return { text, kind: 'prompt' as DataRecord['kind'] };
-  const carrier = rng.pick(from);
-  return { text: plantInText(carrier.text, text, rng), kind: carrier.kind };
-}
-
 function generate(ctx: BuildContext, benign: boolean): SourceRecord[] {
   const out: SourceRecord[] = [];
   const source = benign ? 'synthetic_benign_more' : 'synthetic_paraphrase_more';
@@ -114,8 +100,8 @@ function generate(ctx: BuildContext, benign: boolean): SourceRecord[] {
       const family: Family = rng.pick(['leak', 'leak', 'dismiss', 'switch'] as const);
       const built = benign ? buildBenign(lang, rng) : buildAttack(lang, family, rng);
       const split = splits.get(built.group)!;
-      const text = capital(withTypos(lang, fillSlots(built.text, rng), rng));
-      const planted = plantSome(ctx, split, lang, text, rng);
+      const text = capitalFirst(withTypos(lang, fillSlots(built.text, rng), rng));
+      const planted = plantSome(ctx, split, lang, text, rng, PLANTED);
       out.push({
         text: planted.text,
         label: benign ? 0 : 1,

@@ -9,7 +9,17 @@ import type { Category, DataRecord, Split } from './record.ts';
 import { Rng } from './rng.ts';
 import type { BuildContext, Source, SourceRecord } from './source.ts';
 import { assignByRank, DEFAULT_POLICY } from './split.ts';
-import { allTemplates, buildAttack, fillSlots, join, plantInText, sameLang, withTypos } from './synthetic.ts';
+import {
+  allTemplates,
+  buildAttack,
+  capitalFirst,
+  fillSlots,
+  join,
+  payloadCategory,
+  plantInText,
+  sameLang,
+  withTypos,
+} from './synthetic.ts';
 
 type Format = (body: string, rng: Rng) => string;
 
@@ -122,7 +132,7 @@ const FORMAT_NAMES = Object.keys(TOOL_FORMATS).sort();
 const proseCache = new WeakMap<object, readonly DataRecord[]>();
 
 /** Prose carriers (no code) of a split; cached per pool so the generator stays linear. */
-export function prosePool(ctx: BuildContext, split: Split): readonly (DataRecord & { split: Split })[] {
+function prosePool(ctx: BuildContext, split: Split): readonly (DataRecord & { split: Split })[] {
   const pool = ctx.carriers(split, ['content', 'prompt']);
   let prose = proseCache.get(pool);
   if (!prose) {
@@ -130,6 +140,27 @@ export function prosePool(ctx: BuildContext, split: Split): readonly (DataRecord
     proseCache.set(pool, prose);
   }
   return prose as readonly (DataRecord & { split: Split })[];
+}
+
+/**
+ * With probability `chance`, `text` planted in a prose carrier of the same split (same language when there is one),
+ * taking the carrier's kind; otherwise the text alone as a prompt.
+ */
+export function plantSome(
+  ctx: BuildContext,
+  split: Split,
+  lang: string,
+  text: string,
+  rng: Rng,
+  chance: number,
+): { text: string; kind: DataRecord['kind'] } {
+  if (!rng.chance(chance)) return { text, kind: 'prompt' };
+  const pool = prosePool(ctx, split);
+  const same = sameLang(pool, lang);
+  const from = same.length > 0 ? same : pool;
+  if (from.length === 0) return { text, kind: 'prompt' };
+  const carrier = rng.pick(from);
+  return { text: plantInText(carrier.text, text, rng), kind: carrier.kind };
 }
 
 function carrierBody(ctx: BuildContext, split: Split, lang: string, rng: Rng): string | undefined {
@@ -276,23 +307,11 @@ export const syntheticParaphrases: Source = {
         if (rng.chance(0.5)) {
           const payload = rng.pick(attacks.payloads);
           text = join(lang, [text, rng.pick(attacks.newTask).replace('{task}', payload.text)]);
-          if (payload.category !== 'task_injection' && payload.category !== 'role_play_jailbreak')
-            category = payload.category;
+          category = payloadCategory(category, payload);
         }
-        text = withTypos(lang, fillSlots(text, rng), rng);
-        text = text.replace(/^(\p{Ll})/u, (c) => c.toUpperCase());
-        let kind: DataRecord['kind'] = 'prompt';
-        if (rng.chance(0.35)) {
-          const pool = prosePool(ctx, split);
-          const same = sameLang(pool, lang);
-          const from = same.length > 0 ? same : pool;
-          if (from.length > 0) {
-            const carrier = rng.pick(from);
-            text = plantInText(carrier.text, text, rng);
-            kind = carrier.kind;
-          }
-        }
-        out.push({ text, label: 1, source: 'synthetic_paraphrase', lang, kind, category, group, split });
+        text = capitalFirst(withTypos(lang, fillSlots(text, rng), rng));
+        const planted = plantSome(ctx, split, lang, text, rng, 0.35);
+        out.push({ ...planted, label: 1, source: 'synthetic_paraphrase', lang, category, group, split });
       }
     }
     return out;

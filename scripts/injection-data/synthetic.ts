@@ -57,6 +57,16 @@ export function join(lang: string, parts: string[]): string {
   return parts.filter(Boolean).join(lang === 'zh' || lang === 'ja' ? '' : ' ');
 }
 
+/** Sentence-initial payloads read better with a capital letter. */
+export function capitalFirst(text: string): string {
+  return text.replace(/^(\p{Ll})/u, (c) => c.toUpperCase());
+}
+
+/** Category a payload gives its attack: task and role-play payloads keep the frame's category. */
+export function payloadCategory(frame: Category, payload: { category: Category }): Category {
+  return payload.category !== 'task_injection' && payload.category !== 'role_play_jailbreak' ? payload.category : frame;
+}
+
 export function withTypos(lang: string, text: string, rng: Rng): string {
   return LATIN.has(lang) && rng.chance(0.15) ? addTypo(text, (n) => rng.int(n)) : text;
 }
@@ -98,8 +108,7 @@ export function buildAttack(t: Template, rng: Rng): Attack {
   }
   if (rng.chance(0.2)) text = `${rng.pick(p.headers)} ${text}`;
   text = withTypos(t.lang, fillSlots(text, rng), rng);
-  // Sentence-initial payloads read better with a capital letter.
-  text = text.replace(/^(\p{Ll})/u, (c) => c.toUpperCase());
+  text = capitalFirst(text);
   return { text, category, lang: t.lang, group: t.group, split: t.split };
 }
 
