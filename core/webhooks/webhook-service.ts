@@ -126,43 +126,38 @@ export class WebhookService {
    */
   async enqueue(event: WorkspaceEvent): Promise<void> {
     // From the subscription cache (webhook-subscriptions.ts) while it is live; a read of webhook_endpoints otherwise.
-    const endpoints = await this.subscriptions.subscribersOf(event.workspace_id, event.type, (ws) =>
-      this.loadSubscriptions(ws),
-    );
+    const load = (ws: string) => this.loadSubscriptions(ws);
+    const endpoints = await this.subscriptions.subscribersOf(event.workspace_id, event.type, load);
     if (endpoints.length === 0) return;
-    try {
-      await this.insertDeliveries(event, endpoints);
-    } catch (err) {
-      // An endpoint deleted a moment ago (its NOTIFY still on the way) fails the delivery's foreign key: drop the
-      // workspace's entry and try once more from the table itself.
+    const queued = await this.insertDeliveries(event, endpoints);
+    if (queued < endpoints.length) {
+      // The cache listed an endpoint deleted or disabled a moment ago (its NOTIFY still on the way): the insert
+      // skipped it; read the workspace's endpoints again so the next event does not carry the stale entry.
       this.changed(event.workspace_id);
-      const fresh = await this.subscriptions.subscribersOf(event.workspace_id, event.type, (ws) =>
-        this.loadSubscriptions(ws),
-      );
-      if (fresh.length === 0) return;
-      if (fresh.length === endpoints.length && fresh.every((s, i) => s.id === endpoints[i]!.id)) throw err;
-      await this.insertDeliveries(event, fresh);
+      await this.subscriptions.subscribersOf(event.workspace_id, event.type, load);
     }
   }
 
-  private async insertDeliveries(event: WorkspaceEvent, endpoints: readonly Subscription[]): Promise<void> {
+  /**
+   * Queues one delivery per endpoint that still exists and is enabled: the rows are selected from webhook_endpoints
+   * in the insert itself, so a stale cached list can never name an endpoint that is gone. Returns how many were queued.
+   */
+  private async insertDeliveries(event: WorkspaceEvent, endpoints: readonly Subscription[]): Promise<number> {
     const messageId = `msg_${randomUUID()}`;
     // Standard Webhooks payload shape: type, timestamp, data.
     const payload = JSON.stringify({ type: event.type, timestamp: event.occurred_at, data: event.data });
-    await this.knex.transaction(async (trx) => {
-      const rows: { id: string }[] = await trx('webhook_deliveries')
-        .insert(
-          endpoints.map((e) => ({
-            workspace_id: event.workspace_id,
-            endpoint_id: e.id,
-            message_id: messageId,
-            event_type: event.type,
-            payload,
-            status: 'pending',
-          })),
-        )
-        .returning('id');
-      for (const row of rows) await addDeliveryJob(trx, row.id);
+    return this.knex.transaction(async (trx) => {
+      const result = await trx.raw<{ rows: { id: string }[] }>(
+        `insert into webhook_deliveries (workspace_id, endpoint_id, message_id, event_type, payload, status)
+         select e.workspace_id, e.id, ?, ?, ?, 'pending'
+           from webhook_endpoints e
+          where e.workspace_id = ? and e.enabled and e.id = any(?::uuid[])
+          order by e.created_at, e.id
+         returning id`,
+        [messageId, event.type, payload, event.workspace_id, endpoints.map((e) => e.id)],
+      );
+      for (const row of result.rows) await addDeliveryJob(trx, row.id);
+      return result.rows.length;
     });
   }
 
