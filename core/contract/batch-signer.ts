@@ -15,6 +15,9 @@ parentPort.on('message', (m) => {
 });
 `;
 
+/** Worker losses after which a signer stays on the main thread for good. */
+const MAX_WORKER_LOSSES = 3;
+
 interface Pending {
   data: string;
   resolve: (signature: string) => void;
@@ -31,7 +34,8 @@ interface Pending {
  * The signature is the same function of the same bytes with the same key: only where it is computed changes.
  *
  * If the worker fails, whatever it held is signed on the main thread instead (never lost, never unsigned), and the
- * next batch starts a new worker. The worker is unref'd while idle, so it never keeps a process alive.
+ * next batch starts a new worker, up to MAX_WORKER_LOSSES losses; after that this signer stays on the main thread.
+ * The worker is unref'd while idle, so it never keeps a process alive.
  */
 export class BatchSigner {
   private worker?: Worker;
@@ -40,6 +44,8 @@ export class BatchSigner {
   private readonly inFlight = new Map<number, Pending[]>();
   private nextId = 0;
   private closed = false;
+  /** Workers lost other than by close(). */
+  private losses = 0;
   /** Batches and signatures sent to the worker since start. */
   readonly stats = { batches: 0, signatures: 0, fallbacks: 0 };
 
@@ -78,9 +84,11 @@ export class BatchSigner {
     worker.postMessage({ id, batch: batch.map((p) => p.data) });
   }
 
-  private start(): Worker {
+  private start(): Worker | undefined {
+    // A worker that keeps dying (it cannot start, or runs out of memory) would otherwise cost a thread start on every
+    // event-loop turn of the hot path: after a few losses the signatures stay on this thread.
+    if (this.losses >= MAX_WORKER_LOSSES) return undefined;
     const worker = new Worker(WORKER_SOURCE, { eval: true, name: 'preflight-signer' });
-    worker.postMessage({ key: this.key });
     worker.on('message', (m: { id: number; signatures: string[] }) => {
       const batch = this.inFlight.get(m.id);
       if (!batch) return;
@@ -91,13 +99,21 @@ export class BatchSigner {
     const lost = () => {
       if (this.worker !== worker) return;
       this.worker = undefined;
+      if (!this.closed) this.losses++;
       const held = [...this.inFlight.values()].flat();
       this.inFlight.clear();
       this.signHere(held);
     };
     worker.on('error', lost);
     worker.on('exit', lost);
+    // Listeners and unref first: a worker whose key cannot be posted is terminated, not left holding the process.
     worker.unref();
+    try {
+      worker.postMessage({ key: this.key });
+    } catch (err) {
+      void worker.terminate();
+      throw err;
+    }
     this.worker = worker;
     return worker;
   }
