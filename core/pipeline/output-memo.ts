@@ -1,5 +1,8 @@
 import type { DetectionContext, DetectorOutput } from '../detector.ts';
 
+/** What a memo key covers: everything a deterministic detector may read (`signal` is not input). */
+const KEYED: ReadonlySet<string> = new Set(['surface', 'url', 'target', 'text', 'texts', 'signal']);
+
 /** Outputs kept per detector; the oldest input is forgotten first. */
 export const OUTPUT_MEMO_ENTRIES = 5_000;
 /** Inputs longer than this (URL plus texts, in characters) are never kept: the memo is for URL-sized inputs. */
@@ -14,13 +17,15 @@ export const OUTPUT_MEMO_MAX_INPUT = 4_096;
  */
 export class OutputMemo {
   private readonly outputs = new Map<string, DetectorOutput>();
-  readonly stats = { hits: 0, misses: 0 };
 
   constructor(private readonly limit = OUTPUT_MEMO_ENTRIES) {}
 
-  /** The memo key of a context, or undefined when it carries anything but a URL and short texts. */
+  /**
+   * The memo key of a context, or undefined when it carries anything but a URL and short texts. The fields the key
+   * covers are listed, not the ones it refuses: a field added to DetectionContext later is never keyed around.
+   */
   static keyOf(ctx: Omit<DetectionContext, 'signal'>): string | undefined {
-    if (ctx.evidence !== undefined || ctx.tool !== undefined || ctx.email !== undefined) return undefined;
+    for (const [field, value] of Object.entries(ctx)) if (value !== undefined && !KEYED.has(field)) return undefined;
     let size = (ctx.url?.length ?? 0) + (ctx.text?.length ?? 0);
     const texts = ctx.texts ? Object.keys(ctx.texts).sort() : [];
     for (const k of texts) size += k.length + ctx.texts![k]!.length;
@@ -35,10 +40,7 @@ export class OutputMemo {
   }
 
   get(key: string): DetectorOutput | undefined {
-    const hit = this.outputs.get(key);
-    if (hit) this.stats.hits++;
-    else this.stats.misses++;
-    return hit;
+    return this.outputs.get(key);
   }
 
   put(key: string, output: DetectorOutput): void {
@@ -50,10 +52,6 @@ export class OutputMemo {
     }
     if (this.outputs.size >= this.limit) this.outputs.delete(this.outputs.keys().next().value as string);
     this.outputs.set(key, copy);
-  }
-
-  get size(): number {
-    return this.outputs.size;
   }
 }
 

@@ -49,7 +49,7 @@ export class DetectorSet {
     }
   }
 
-  /** The output memo of a detector on a surface, if it is deterministic there (tests and metrics read it). */
+  /** The output memo of a detector on a surface, if it is deterministic there (tests read it). */
   memoOf(surface: Surface, pluginId: string): OutputMemo | undefined {
     return this.memos.get(`${surface} ${pluginId}`);
   }
