@@ -52,7 +52,7 @@ interface Sample extends LoadResult {
   ratio: number;
   /** Main-thread busy time (event-loop utilisation) per request, µs: what bounds a one-process server's capacity. */
   busyUs: number;
-  /** Process CPU (all threads, signing pool included) per request, µs. */
+  /** Process CPU (all threads, the signing worker included) per request, µs. */
   cpuUs: number;
   /** Bare Koa's main-thread µs per request over this case's: the throughput ratio where only node's thread limits. */
   busyRatio: number;

@@ -3,8 +3,13 @@
 // internals, knex/pg, koa-compose) are transparent and count for their caller. A sample whose whole stack is
 // transparent goes to its leaf-most library (the pg driver reading replies, node's HTTP parser…).
 // Usage: node --import tsx bench/profile-phases.ts FILE.cpuprofile [requests]
+
 import { readFileSync } from 'node:fs';
+import { ROOT_DIR } from '../core/config.ts';
 import { FALLBACK, JS_RULES as RULES } from './phases.ts';
+
+/** Frames are named relative to the repository or node_modules, wherever the checkout lives. */
+const REPO_PREFIX = new RegExp(`^.*(?:/node_modules/|${ROOT_DIR.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/)`);
 
 interface CallFrame {
   functionName: string;
@@ -72,9 +77,7 @@ function main(): void {
         id = parent.get(id)
       ) {
         const f = byId.get(id)!.callFrame;
-        chain.push(
-          `${f.functionName || '(anon)'}@${f.url.replace(/.*\/(node_modules|wt-perf4)\//, '')}:${f.lineNumber + 1}`,
-        );
+        chain.push(`${f.functionName || '(anon)'}@${f.url.replace(REPO_PREFIX, '')}:${f.lineNumber + 1}`);
       }
       const k = chain.join(' < ');
       leaves.set(k, (leaves.get(k) ?? 0) + (profile.timeDeltas[i] ?? 0));
