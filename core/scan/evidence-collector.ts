@@ -48,34 +48,45 @@ export class EvidenceCollector {
     const signal = options.signal;
     const port = url.port ? Number(url.port) : 443;
 
-    const [dns, rdap, tls, page, ct, history, browser] = await Promise.all([
-      timed('dns', () =>
-        target.isIp
-          ? Promise.resolve<DnsReport>({ name: host, records: {}, failures: {} })
-          : this.dns.resolveAll(host, { signal }),
-      ),
+    const addressesOf = (dns: DnsReport) =>
+      target.isIp ? [host] : [...(dns.records.A ?? []), ...(dns.records.AAAA ?? [])];
+    const dnsP = timed('dns', () =>
+      target.isIp
+        ? Promise.resolve<DnsReport>({ name: host, records: {}, failures: {} })
+        : this.dns.resolveAll(host, { signal }),
+    );
+    const pageP = timed('http', () => this.http.fetchPage(url.href, { signal, favicon: true }));
+    const browserP = timed('browser', () =>
+      options.browser
+        ? this.browser.capture(url.href, { signal })
+        : Promise.resolve(degradedCapture('browser capture not requested')),
+    );
+    // Host intel needs only the addresses, and the one-hop follow only the page as the browser left it (its DOM may
+    // hold a call to action the served HTML builds with script): each starts as soon as its input is there, while
+    // the slower sources (RDAP, CT, history) are still running.
+    const hostIntelP = dnsP.then((dns) => {
+      const first = addressesOf(dns)[0];
+      return timed('hostintel', () =>
+        first
+          ? this.hostIntel.lookup(first, { signal })
+          : Promise.resolve({ ...(notApplicable as Lookup<never>), queried_vendor: false, vendor: 'none' }),
+      );
+    });
+    const followP = Promise.all([pageP, browserP]).then(([page, browser]) =>
+      timed('follow', () => followOneHop(this.http, { page, browser }, { signal })),
+    );
+    const [dns, rdap, tls, page, ct, history, browser, hostIntel, follow] = await Promise.all([
+      dnsP,
       timed('rdap', () => (target.isIp ? Promise.resolve(notApplicable) : this.rdap.lookupDomain(host, { signal }))),
       timed('tls', () => this.tls.inspect(host, { signal, port: url.protocol === 'https:' ? port : 443 })),
-      timed('http', () => this.http.fetchPage(url.href, { signal, favicon: true })),
+      pageP,
       timed('ct', () => (target.isIp ? Promise.resolve(notApplicable) : this.ct.search(host, { signal }))),
       timed('history', () => this.history.captures(host, { signal })),
-      timed('browser', () =>
-        options.browser
-          ? this.browser.capture(url.href, { signal })
-          : Promise.resolve(degradedCapture('browser capture not requested')),
-      ),
+      browserP,
+      hostIntelP,
+      followP,
     ]);
-    const addresses = target.isIp ? [host] : [...(dns.records.A ?? []), ...(dns.records.AAAA ?? [])];
-    // Host intel needs the addresses; the one-hop follow needs the page as the browser left it (its DOM may hold a
-    // call to action the served HTML builds with script). Both run after the parallel sources, side by side.
-    const [hostIntel, follow] = await Promise.all([
-      timed('hostintel', () =>
-        addresses[0]
-          ? this.hostIntel.lookup(addresses[0], { signal })
-          : Promise.resolve({ ...(notApplicable as Lookup<never>), queried_vendor: false, vendor: 'none' }),
-      ),
-      timed('follow', () => followOneHop(this.http, { page, browser }, { signal })),
-    ]);
+    const addresses = addressesOf(dns);
     const evidence: ScanEvidence = {
       target,
       collected_at: new Date().toISOString(),
