@@ -25,7 +25,6 @@ export class WebhookSubscriptions {
   private generation = 0;
   readonly stats = { hits: 0, misses: 0, invalidations: 0, flushes: 0 };
   /** Told of every invalidation and flush once it has taken effect (metrics). */
-  readonly observers: ((event: 'invalidation' | 'flush') => void)[] = [];
 
   constructor(
     private readonly isLive: () => boolean,
@@ -75,13 +74,11 @@ export class WebhookSubscriptions {
     const [kind, id] = payload.split(':', 2);
     if (kind === 'workspace' && id) this.entries.delete(id);
     else this.entries.clear();
-    for (const observe of this.observers) observe('invalidation');
   }
 
   flush(): void {
     this.generation++;
     this.stats.flushes++;
     this.entries.clear();
-    for (const observe of this.observers) observe('flush');
   }
 }
