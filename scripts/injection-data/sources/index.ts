@@ -3,6 +3,7 @@ import type { Source } from '../source.ts';
 import { syntheticBenign, syntheticDirect, syntheticIndirect, syntheticObfuscated } from '../synthetic.ts';
 import { syntheticBenignMore, syntheticParaphrasesMore } from '../synthetic-compose-more.ts';
 import { syntheticParaphrases, syntheticPrompts, syntheticToolOutputs } from '../synthetic-extra.ts';
+import { syntheticRolePrompts } from '../synthetic-roles.ts';
 import {
   deepsetInjections,
   gptfuzz,
@@ -58,4 +59,5 @@ export const SOURCES: Source[] = [
   syntheticParaphrases,
   syntheticParaphrasesMore,
   syntheticBenignMore,
+  syntheticRolePrompts,
 ];
