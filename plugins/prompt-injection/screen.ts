@@ -5,6 +5,7 @@ import { internCount, internEpoch } from './intern.ts';
 import { afterAt, compile, type Meter, type PatternDef, type Tokens, tokenize } from './matcher.ts';
 import { normalize, type Segment } from './normalize.ts';
 import patternFile from './patterns.json' with { type: 'json' };
+import { opensAsPrompt } from './prompt-genre.ts';
 import { categoryOf, type ScorerModel, scoreSegment, sigmoid } from './scorer/model.ts';
 
 export interface InjectionFinding {
@@ -389,6 +390,8 @@ function foreignTaskLines(
   meter?: Meter,
 ): { text: string; tok: number; start: number; end: number }[] {
   if (tokens.length === 0) return [];
+  // A prompt to an assistant is a list of instructions by genre; its lines are its own duties.
+  if (!seg.hidden && opensAsPrompt(seg.text)) return [];
   const table = flagTable(tokens);
   const candidates: { from: number; to: number; kind: string }[] = [];
   let docTokens = 0;

@@ -1,0 +1,93 @@
+/**
+ * Does a text open the way a prompt to an assistant opens ("Act as a travel planner.", "You are a code reviewer.",
+ * "I want you to act as …", "# Role")? Then its imperative lines are its own duties, not a task smuggled into data,
+ * and the foreign-task-line test (which stands in for knowing the user's task in a retrieved email or page) has
+ * nothing to find. The other layers (phrase families, the learned scorer) still read every line: a role prompt that
+ * overrides instructions or asks for secrets is caught by what it says, not by its shape.
+ *
+ * Only the opening is read: after skipping blank lines, markdown headings and HTML comments, at most PREFIX
+ * characters, so the regexes run in bounded time whatever the input.
+ */
+const PREFIX = 240;
+
+// Openers in the seven screened languages. Case-insensitive; accents optional where people drop them.
+const LATIN_OPENERS = new RegExp(
+  '^(?:please[ ,]+)?(?:' +
+    [
+      // en
+      'act as',
+      'you are (?:an?|the|my|our) ',
+      'you will (?:act|be|play)',
+      'i (?:want|would like|need) you to (?:act|be|play|pretend|take)',
+      'imagine (?:that )?you are',
+      'pretend (?:to be|you are|that you are)',
+      'take on the role',
+      'play the (?:part|role)',
+      'your (?:role|task|job|goal)(?: is|:)',
+      'behave like',
+      'from now on,? you are (?:an?|the|my) ',
+      // de
+      'agiere als',
+      'du bist (?:ein|eine|der|die|das|mein|meine) ',
+      'ich (?:möchte|moechte|will), dass du',
+      'stell dir vor,? (?:dass )?du',
+      'schlüpfe in die rolle',
+      'deine (?:aufgabe|rolle)(?: ist|:)',
+      'ab (?:jetzt|sofort) bist du (?:ein|eine|der|die|das) ',
+      // es
+      'act[uú]a como',
+      'eres (?:un|una|el|la|mi) ',
+      'quiero que act[uú]es',
+      'imagina que eres',
+      'asume el papel',
+      'tu (?:tarea|funci[oó]n|papel)(?: es|:)',
+      'a partir de ahora,? eres (?:un|una|el|la) ',
+      // fr
+      'agis comme',
+      'tu es (?:un|une|le|la|mon|ma) ',
+      'je (?:veux|voudrais) que tu',
+      'imagine que tu',
+      'joue le r[oô]le',
+      'ta (?:mission|t[aâ]che|r[oô]le)(?: est| ?:)',
+      '[aà] partir de maintenant,? tu es (?:un|une|le|la) ',
+      // pt
+      'atue como',
+      'voc[eê] [eé] (?:um|uma|o|a|meu|minha) ',
+      'quero que voc[eê]',
+      'imagine que voc[eê]',
+      'assuma o papel',
+      'sua (?:tarefa|fun[cç][aã]o)(?: [eé]|:)',
+      'a partir de agora,? voc[eê] [eé] (?:um|uma|o|a) ',
+    ].join('|') +
+    ')',
+  'i',
+);
+const CJK_OPENERS =
+  /^(?:请你?(?:充当|扮演|作为)|我(?:希望|想让|要)你(?:充当|扮演|作为)|你是一?[名位个]?|从现在开始，?你是|请以.{1,20}的身份|あなたは.{1,30}(?:です|として)|.{1,30}として振る舞|.{1,30}を演じ|今からあなたは)/;
+
+function opening(text: string): string {
+  let at = 0;
+  // Skip leading blank lines, markdown headings ("# Role") and HTML comments (prompt libraries start with them).
+  for (let guard = 0; guard < 8 && at < text.length; guard++) {
+    while (at < text.length && /\s/.test(text[at]!)) at++;
+    if (text.startsWith('<!--', at)) {
+      const end = text.indexOf('-->', at);
+      if (end < 0 || end - at > 2_000) break;
+      at = end + 3;
+      continue;
+    }
+    if (text[at] === '#') {
+      const nl = text.indexOf('\n', at);
+      if (nl < 0 || nl - at > 200) break;
+      at = nl + 1;
+      continue;
+    }
+    break;
+  }
+  return text.slice(at, at + PREFIX);
+}
+
+export function opensAsPrompt(text: string): boolean {
+  const head = opening(text);
+  return LATIN_OPENERS.test(head) || CJK_OPENERS.test(head);
+}
