@@ -4,6 +4,7 @@
 import { internCount, internEpoch } from './intern.ts';
 import { afterAt, compile, type Meter, type PatternDef, type Tokens, tokenize } from './matcher.ts';
 import { normalize, type Segment } from './normalize.ts';
+import { checkPatternRules, type PatternRules, SHIPPED_PATTERN_RULES } from './pattern-rules.ts';
 import patternFile from './patterns.json' with { type: 'json' };
 import { categoryOf, type ScorerModel, scoreSegment, sigmoid } from './scorer/model.ts';
 
@@ -27,9 +28,9 @@ export const INJECTION_FLAGS = [
   'agent:hidden_text',
 ] as const;
 
+/** A category's flag; its severity is a rule (rules/injection-patterns.json, see pattern-rules.ts). */
 interface CategoryDef {
   flag: string;
-  severity: 'high' | 'low';
   description: string;
 }
 
@@ -72,7 +73,6 @@ function validate(f: PatternFile): void {
   const flags = new Set<string>(INJECTION_FLAGS);
   for (const [name, c] of Object.entries(f.categories)) {
     if (!flags.has(c.flag)) throw new Error(`patterns.json: category ${name} maps to unknown flag ${c.flag}`);
-    if (c.severity !== 'high' && c.severity !== 'low') throw new Error(`patterns.json: category ${name}: bad severity`);
   }
   for (const req of [
     'instruction_override',
@@ -93,6 +93,12 @@ function validate(f: PatternFile): void {
 }
 
 validate(file);
+checkPatternRules(SHIPPED_PATTERN_RULES, Object.keys(file.categories), file.patterns);
+
+/** Throws when `rules` do not fit patterns.json (the detector calls it at boot with the ruleset's copy). */
+export function checkScreenRules(rules: PatternRules): void {
+  checkPatternRules(rules, Object.keys(file.categories), file.patterns);
+}
 const compiled = compile(file.patterns, file.lexicons, file.fillers);
 const categories = file.categories;
 
@@ -447,6 +453,8 @@ export interface ScreenOptions {
   meter?: Meter;
   /** The learned layer; without it the screen is the pattern layer alone. */
   learned?: LearnedScreen;
+  /** Category severities and pattern weights (the ruleset's rules/injection-patterns.json); default: the shipped file. */
+  rules?: PatternRules;
   /** Filled with every phrase hit, the best window score per category and the model's best window per segment. */
   explain?: {
     scores?: Record<string, number>;
@@ -469,8 +477,24 @@ function flagOfCategory(category: string): string {
 
 const rank = { none: 0, low: 1, high: 2 } as const;
 
+/** Weight of each compiled pattern (by index) under one set of rules, computed once per rules object. */
+const weightTables = new WeakMap<PatternRules, Float64Array>();
+function weightsOf(rules: PatternRules): Float64Array {
+  let table = weightTables.get(rules);
+  if (!table) {
+    table = Float64Array.from(compiled.patterns, (p) =>
+      Object.hasOwn(rules.weights, p.id) ? rules.weights[p.id]! : 1,
+    );
+    weightTables.set(rules, table);
+  }
+  return table;
+}
+
 export function screenText(text: string, options: ScreenOptions = {}): ScreenResult {
   const meter = options.meter;
+  const rules = options.rules ?? SHIPPED_PATTERN_RULES;
+  const weights = weightsOf(rules);
+  const severityOf = (category: string) => rules.severities[category]!;
   const norm = normalize(text, meter);
   const hits: Hit[] = [];
   const negatedSpans: { segment: number; start: number; end: number }[] = [];
@@ -512,7 +536,7 @@ export function screenText(text: string, options: ScreenOptions = {}): ScreenRes
         end: tokens.end[m.endTok]!,
         category: def.category,
         patternId: def.id,
-        weight: def.weight ?? 1,
+        weight: weights[m.pattern]!,
         repeat: def.repeat ?? 1,
         marker: seg.text.slice(tokens.start[m.startTok]!, tokens.end[m.endTok]!),
         segment: si,
@@ -607,13 +631,14 @@ export function screenText(text: string, options: ScreenOptions = {}): ScreenRes
     if (n >= 10) continue;
     perCategory.set(h.category, n + 1);
     const cat = categories[h.category]!;
+    const catSeverity = severityOf(h.category);
     const seg = segs[h.segment]!;
     const marker = shortMarker(h.marker);
     add({
       category: h.category,
       marker,
       flag: cat.flag,
-      severity: cat.severity,
+      severity: catSeverity,
       ...(seg.hidden ? { hidden: true } : {}),
     });
     if (seg.hidden && !visibleMarkers.has(h.marker.toLowerCase())) {
@@ -622,7 +647,7 @@ export function screenText(text: string, options: ScreenOptions = {}): ScreenRes
         category: 'hidden_text',
         marker: shortMarker(`${seg.via ?? 'hidden'}: ${h.marker}`),
         flag: hiddenCat.flag,
-        severity: cat.severity === 'low' ? 'low' : hiddenCat.severity,
+        severity: catSeverity === 'low' ? 'low' : severityOf('hidden_text'),
         hidden: true,
       });
     }
@@ -660,7 +685,7 @@ export function screenText(text: string, options: ScreenOptions = {}): ScreenRes
       let patternSeverity: ScreenResult['severity'] = 'none';
       for (const h of hits) {
         if (h.segment !== si || !fired.has(h.category) || h.end <= best.start || h.start >= best.end) continue;
-        const sev = categories[h.category]!.severity;
+        const sev = severityOf(h.category);
         if (rank[sev] > rank[patternSeverity]) {
           patternCategory = h.category;
           patternSeverity = sev;
@@ -680,7 +705,7 @@ export function screenText(text: string, options: ScreenOptions = {}): ScreenRes
           category: 'hidden_text',
           marker: shortMarker(`${seg.via ?? 'hidden'}: ${marker}`),
           flag: categories.hidden_text!.flag,
-          severity: severity === 'low' ? 'low' : categories.hidden_text!.severity,
+          severity: severity === 'low' ? 'low' : severityOf('hidden_text'),
           hidden: true,
         });
       }
@@ -692,7 +717,7 @@ export function screenText(text: string, options: ScreenOptions = {}): ScreenRes
       category: 'hidden_text',
       marker: `zero-width characters inside words (${norm.interleavedZeroWidth})`,
       flag: hiddenCat.flag,
-      severity: findings.some((f) => f.severity === 'high') ? hiddenCat.severity : 'low',
+      severity: findings.some((f) => f.severity === 'high') ? severityOf('hidden_text') : 'low',
     });
   }
   if (!findings.some((f) => f.category === 'hidden_text')) {
