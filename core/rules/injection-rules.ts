@@ -7,11 +7,17 @@ import type { InjectionToken } from 'tsyringe';
  * rules/injection.json: where the learned injection scorer's probability turns into a verdict. `approval_required`
  * and `block` are probabilities of the model's best window; they are chosen on the validation split by
  * `npm run train:injection` for the weights named by `model_sha256` (the screen refuses thresholds made for another
- * model). A `rules/local/injection.json` replaces the shipped file whole. Part of the ruleset hash.
+ * model). rules/injection-patterns.json: the severity of each screen category and the evidence weight of each phrase
+ * pattern (by pattern id; the phrases themselves stay in the plugin's patterns.json). A `rules/local/` copy of either
+ * file replaces the shipped one whole. Both are part of the ruleset hash (the ruleset carries this object).
  */
 export interface InjectionRules {
   model_sha256: string;
   thresholds: { approval_required: number; block: number };
+  /** Category → severity of its findings (`high` blocks, `low` asks for approval). */
+  severities: Record<string, 'high' | 'low'>;
+  /** Pattern id → evidence weight; a pattern not listed weighs 1. */
+  weights: Record<string, number>;
 }
 
 export const InjectionRules: InjectionToken<InjectionRules> = Symbol('InjectionRules');
@@ -36,7 +42,29 @@ export const injectionRulesSchema = {
   },
 } as const;
 
-const validate = new Ajv({ allErrors: true, strict: true }).compile(injectionRulesSchema);
+export const injectionPatternRulesSchema = {
+  $id: 'injection-patterns',
+  type: 'object',
+  required: ['severities', 'weights'],
+  additionalProperties: false,
+  properties: {
+    $comment: { type: 'string' },
+    severities: {
+      type: 'object',
+      propertyNames: { type: 'string', pattern: '^[a-z][a-z0-9_]*$' },
+      additionalProperties: { enum: ['high', 'low'] },
+    },
+    weights: {
+      type: 'object',
+      propertyNames: { type: 'string', minLength: 1 },
+      additionalProperties: { type: 'number', exclusiveMinimum: 0 },
+    },
+  },
+} as const;
+
+const ajv = new Ajv({ allErrors: true, strict: true });
+const validate = ajv.compile(injectionRulesSchema);
+const validatePatterns = ajv.compile(injectionPatternRulesSchema);
 
 export interface InjectionRulesProblem {
   file: string;
@@ -44,33 +72,64 @@ export interface InjectionRulesProblem {
   message: string;
 }
 
-/** Reads the injection thresholds (the local copy wins); problems are appended, as the ruleset loader does. */
-export function loadInjectionRules(dir: string, problems: InjectionRulesProblem[]): InjectionRules | undefined {
-  let file = path.join(dir, 'local', 'injection.json');
-  if (!existsSync(file)) file = path.join(dir, 'injection.json');
+/** Reads `<dir>/local/<name>` if present, else `<dir>/<name>`, without `$schema`; undefined (and a problem) if unreadable. */
+function readReplaced(
+  dir: string,
+  name: string,
+  problems: InjectionRulesProblem[],
+): { file: string; data: unknown } | undefined {
+  let file = path.join(dir, 'local', name);
+  if (!existsSync(file)) file = path.join(dir, name);
   if (!existsSync(file)) {
     problems.push({ file, pointer: '', message: 'missing' });
     return undefined;
   }
-  let data: unknown;
   try {
-    data = JSON.parse(readFileSync(file, 'utf8'));
-    // `$schema` (rules/schema/injection.json) is for editors: dropped before validation, so it never reaches the hash.
+    const data: unknown = JSON.parse(readFileSync(file, 'utf8'));
+    // `$schema` (rules/schema/*.json) is for editors: dropped before validation, so it never reaches the hash.
     if (data && typeof data === 'object' && !Array.isArray(data)) delete (data as Record<string, unknown>).$schema;
+    return { file, data };
   } catch (err) {
     problems.push({ file, pointer: '', message: (err as Error).message });
     return undefined;
   }
-  if (!validate(data)) {
-    for (const e of validate.errors ?? []) {
-      problems.push({ file, pointer: e.instancePath || '/', message: e.message ?? 'invalid' });
+}
+
+/**
+ * Reads the injection thresholds and the category severities and pattern weights (the local copy of each file wins);
+ * problems are appended, as the ruleset loader does.
+ */
+export function loadInjectionRules(dir: string, problems: InjectionRulesProblem[]): InjectionRules | undefined {
+  const thresholdsFile = readReplaced(dir, 'injection.json', problems);
+  const patternsFile = readReplaced(dir, 'injection-patterns.json', problems);
+  if (!thresholdsFile || !patternsFile) return undefined;
+  let ok = true;
+  for (const [{ file, data }, check] of [
+    [thresholdsFile, validate],
+    [patternsFile, validatePatterns],
+  ] as const) {
+    if (!check(data)) {
+      for (const e of check.errors ?? []) {
+        problems.push({ file, pointer: e.instancePath || '/', message: e.message ?? 'invalid' });
+      }
+      ok = false;
     }
-    return undefined;
   }
-  const rules = data as InjectionRules & { $comment?: string };
+  if (!ok) return undefined;
+  const rules = thresholdsFile.data as Pick<InjectionRules, 'model_sha256' | 'thresholds'>;
   if (rules.thresholds.approval_required > rules.thresholds.block) {
-    problems.push({ file, pointer: '/thresholds', message: 'approval_required must not exceed block' });
+    problems.push({
+      file: thresholdsFile.file,
+      pointer: '/thresholds',
+      message: 'approval_required must not exceed block',
+    });
     return undefined;
   }
-  return { model_sha256: rules.model_sha256, thresholds: { ...rules.thresholds } };
+  const patterns = patternsFile.data as Pick<InjectionRules, 'severities' | 'weights'>;
+  return {
+    model_sha256: rules.model_sha256,
+    thresholds: { ...rules.thresholds },
+    severities: { ...patterns.severities },
+    weights: { ...patterns.weights },
+  };
 }

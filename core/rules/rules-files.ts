@@ -1,4 +1,4 @@
-import { injectionRulesSchema } from './injection-rules.ts';
+import { injectionPatternRulesSchema, injectionRulesSchema } from './injection-rules.ts';
 import {
   adjustmentsSchema,
   brandsSchema,
@@ -63,6 +63,13 @@ export const RULES_FILES: readonly RulesFile[] = [
   { file: 'scan-history.json', schema: 'scan-history', merge: 'replace', hashed: true, required: true },
   { file: 'detectors.json', schema: 'detectors', merge: 'by-plugin-id', hashed: true, required: false },
   { file: 'injection.json', schema: 'injection', merge: 'replace', hashed: true, required: true },
+  {
+    file: 'injection-patterns.json',
+    schema: 'injection-patterns',
+    merge: 'replace',
+    hashed: true,
+    required: true,
+  },
   { file: 'plans.json', schema: 'plans', merge: 'replace', hashed: false, required: true },
 ];
 
@@ -81,6 +88,7 @@ export const STATIC_SCHEMAS: Readonly<Record<string, object>> = {
   adjustments: adjustmentsSchema,
   'scan-history': scanHistorySchema,
   injection: injectionRulesSchema,
+  'injection-patterns': injectionPatternRulesSchema,
   plans: plansSchema,
 };
 

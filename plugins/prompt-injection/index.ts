@@ -1,6 +1,7 @@
 import { type AgentScreenFinding, defineDetector, InjectionRules } from '../../core/plugin-api.ts';
+import type { PatternRules } from './pattern-rules.ts';
 import { shippedModel } from './scorer/shipped.ts';
-import { type InjectionFinding, type LearnedScreen, screenText } from './screen.ts';
+import { checkScreenRules, type InjectionFinding, type LearnedScreen, screenText } from './screen.ts';
 
 export default defineDetector({
   meta: {
@@ -31,13 +32,15 @@ export default defineDetector({
       );
     }
     const learned: LearnedScreen = { model, thresholds: deps.rules.thresholds };
+    const rules: PatternRules = { severities: deps.rules.severities, weights: deps.rules.weights };
+    checkScreenRules(rules);
     return {
       detect(ctx) {
         const inputs = ctx.texts ?? (ctx.text !== undefined ? { content: ctx.text } : {});
         const findings: AgentScreenFinding[] = [];
         let severity: 'none' | 'low' | 'high' = 'none';
         for (const [field, text] of Object.entries(inputs)) {
-          const result = screenText(text, { learned });
+          const result = screenText(text, { learned, rules });
           if (result.severity === 'high' || (result.severity === 'low' && severity === 'none'))
             severity = result.severity;
           for (const f of result.findings as InjectionFinding[]) findings.push({ ...f, field });

@@ -29,8 +29,6 @@ export interface PatternDef {
   gap?: number;
   /** Per-element gaps (index i = gap before element i+1). */
   gaps?: number[];
-  /** Evidence weight; a category fires when the distinct patterns that matched in it sum to at least 1. */
-  weight?: number;
   /** How many distinct matched phrases of this pattern count (default 1): trait lists are evidence per trait. */
   repeat?: number;
   /** Words a prefix or suffix alternative must not match ("robot" is not a coined "*bot" persona). */

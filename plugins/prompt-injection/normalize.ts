@@ -1,8 +1,9 @@
 import type { Meter } from './matcher.ts';
 import { foldText, styledLetters } from './normalize/fold.ts';
 import { decodeTagRuns, decodeZeroWidthBinary, stripInvisible } from './normalize/hidden-characters.ts';
-import { extractComments, extractHtml, looksLikeHtml } from './normalize/html-scanner.ts';
+import { extractHtml, looksLikeHtml } from './normalize/html-scanner.ts';
 import { decodeMorse } from './normalize/morse.ts';
+import { extractComments } from './normalize/plain-comments.ts';
 
 export { foldText } from './normalize/fold.ts';
 export { extractHtml } from './normalize/html-scanner.ts';

@@ -1,0 +1,64 @@
+// Category scores: each pattern counts at its strongest occurrence, or for up to `repeat` distinct phrases, within
+// windows of tokens; a category whose score reaches 1 (or whose stacked cue families reach `cueRule`) fires.
+import type { Meter } from '../matcher.ts';
+import { CUE_RULE } from './pattern-file.ts';
+import type { Hit, PhraseEvidence } from './phrase-hits.ts';
+
+const WINDOW = 160;
+
+export function scoreCategories(
+  evidence: PhraseEvidence,
+  meter?: Meter,
+): { fired: Set<string>; scores: Record<string, number> } {
+  const { hits, multiplier, addressedSeg, segTokens } = evidence;
+  // Category score: each pattern counts at its strongest occurrence, or for up to `repeat` distinct phrases. Weak
+  // evidence must sit close together: scores are taken over windows of two consecutive blocks of WINDOW tokens, so
+  // a long page cannot add up scattered common phrases into a finding.
+  const byWindow = new Map<string, Hit[]>();
+  for (const h of hits) {
+    const b = Math.floor(h.tok / WINDOW);
+    for (const key of [`${h.segment}:${b}`, `${h.segment}:${b - 1}`]) {
+      const list = byWindow.get(key) ?? [];
+      list.push(h);
+      byWindow.set(key, list);
+    }
+  }
+  const fired = new Set<string>();
+  const scores: Record<string, number> = {};
+  for (const list of byWindow.values()) {
+    if (meter) meter.steps += list.length;
+    const perPattern = new Map<string, { category: string; repeat: number; byPhrase: Map<string, number> }>();
+    const families = new Map<string, Set<string>>();
+    for (const h of list) {
+      if (h.family && segTokens[h.segment]! >= CUE_RULE.minTokens) {
+        const set = families.get(h.category) ?? new Set<string>();
+        set.add(h.family);
+        families.set(h.category, set);
+      }
+      const boost =
+        h.category === 'agent_address'
+          ? multiplier[h.segment]! / (addressedSeg[h.segment] ? 2 : 1)
+          : multiplier[h.segment]!;
+      let entry = perPattern.get(h.patternId);
+      if (!entry) {
+        entry = { category: h.category, repeat: h.repeat, byPhrase: new Map() };
+        perPattern.set(h.patternId, entry);
+      }
+      const key = h.marker.toLowerCase();
+      entry.byPhrase.set(key, Math.max(entry.byPhrase.get(key) ?? 0, h.weight * boost));
+    }
+    const score = new Map<string, number>();
+    for (const entry of perPattern.values()) {
+      const top = [...entry.byPhrase.values()].sort((a, b) => b - a).slice(0, entry.repeat);
+      score.set(entry.category, (score.get(entry.category) ?? 0) + top.reduce((a, b) => a + b, 0));
+    }
+    for (const [cat, set] of families) {
+      if (set.size >= CUE_RULE.minFamilies) score.set(cat, Math.max(score.get(cat) ?? 0, 1));
+    }
+    for (const [cat, sum] of score) {
+      if (sum >= 0.999) fired.add(cat);
+      scores[cat] = Math.max(scores[cat] ?? 0, sum);
+    }
+  }
+  return { fired, scores };
+}

@@ -1,0 +1,167 @@
+// The foreign-task detector (task_injection): a line of a retrieved document that is an imperative, a question or an
+// output directive aimed at the reader and unrelated to the rest of the document.
+import { afterAt, type Meter, type Tokens } from '../matcher.ts';
+import type { Segment } from '../normalize.ts';
+import { opensAsPrompt } from '../prompt-genre.ts';
+import { compiled } from './pattern-file.ts';
+import {
+  CONJUNCTIONS,
+  DOC_FIRST,
+  DOC_REFERENCE,
+  DOC_WORD,
+  EDIT_VERBS,
+  flagTable,
+  LONG_WORD,
+  OUTPUT_WORD,
+  QUESTION_WORDS,
+  STOPWORDS,
+  TASK_VERBS,
+  type WordSet,
+  word,
+  wordFlags,
+  YOUR_OR_THE,
+} from './word-flags.ts';
+
+/** Joins the first one or two words of a line so that multi-word verbs ("give_me", "break_down") can be looked up. */
+function startsWithIn(tokens: Tokens, from: number, to: number, set: WordSet): boolean {
+  if (from >= tokens.length) return false;
+  const a = word(tokens, from);
+  if (set.words.has(a)) return true;
+  return from + 1 < to && set.firstWords.has(a) && set.words.has(`${a}_${word(tokens, from + 1)}`);
+}
+
+/** Whether tokens [from, to) hold a DOC_REFERENCE word or two-word phrase. */
+function mentionsDocument(tokens: Tokens, table: Uint16Array | undefined, from: number, to: number): boolean {
+  for (let k = from; k < to; k++) {
+    const f = wordFlags(tokens, table, k);
+    if (f & DOC_WORD) return true;
+    if (f & DOC_FIRST && k + 1 < to && DOC_REFERENCE.words.has(`${word(tokens, k)}_${word(tokens, k + 1)}`))
+      return true;
+  }
+  return false;
+}
+
+function stem(w: string): string {
+  return w.length > 6 ? w.slice(0, 6) : w;
+}
+
+const isContent = (w: string) => {
+  if (w.length < 4) return false;
+  const c = w.charCodeAt(0);
+  if (c >= 0x30 && c <= 0x39) return false;
+  return !STOPWORDS.has(w) && !TASK_VERBS.words.has(w);
+};
+
+/** Counts of the content-word stems of a document: a candidate line must share none with the document around it. */
+export function stemCounts(tokens: Tokens, meter?: Meter): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (let k = 0; k < tokens.length; k++) {
+    if (meter) meter.steps++;
+    const w = word(tokens, k);
+    if (isContent(w)) {
+      const s = stem(w);
+      counts.set(s, (counts.get(s) ?? 0) + 1);
+    }
+  }
+  return counts;
+}
+
+/** Title Case lines are headings, menu items and buttons, not sentences someone wrote to the reader. */
+function isHeading(tokens: Tokens, table: Uint16Array | undefined, a: number, b: number): boolean {
+  let capital = 0;
+  let long = 0;
+  for (let k = a + 1; k < b; k++) {
+    if (wordFlags(tokens, table, k) & LONG_WORD) {
+      long++;
+      if (tokens.cap[k] === 1) capital++;
+    }
+  }
+  return long >= 1 && capital / long > 0.5;
+}
+
+function classifyLine(tokens: Tokens, table: Uint16Array | undefined, a: number, b: number): string {
+  const len = b - a;
+  if (len < 5 || len > 45 || tokens.sent[a] !== tokens.sent[b - 1]) return '';
+  if (isHeading(tokens, table, a, b)) return '';
+  let first = a;
+  while (first < b - 1 && compiled.fillers.has(word(tokens, first))) first++;
+  const lastAfter = afterAt(tokens, b - 1);
+  let outputDirective = false;
+  for (let k = a; k < b - 1; k++) {
+    if (wordFlags(tokens, table, k) & YOUR_OR_THE && wordFlags(tokens, table, k + 1) & OUTPUT_WORD) {
+      outputDirective = true;
+    }
+  }
+  if (outputDirective && (startsWithIn(tokens, first, b, EDIT_VERBS) || startsWithIn(tokens, first, b, TASK_VERBS))) {
+    return 'output';
+  }
+  if (outputDirective && word(tokens, first) === 'in') return 'output';
+  if (mentionsDocument(tokens, table, a, b)) return '';
+  if (startsWithIn(tokens, first, b, TASK_VERBS) && lastAfter !== 0x3a) return 'task';
+  // A question line that opens with a conjunction ("and have it mean the same thing?") finishes the sentence above.
+  if (lastAfter === 0x3f && QUESTION_WORDS.words.has(word(tokens, first)) && !CONJUNCTIONS.has(word(tokens, a))) {
+    return 'question';
+  }
+  return '';
+}
+
+/**
+ * Foreign-task lines: a retrieved document (an email, an answer, a page) with one line that is an imperative or a
+ * question aimed at the reader, unrelated to the rest of the document. Three structural tests stand in for knowing
+ * the user's task: the line stands alone (its own line, one sentence, not a heading), the document around it is real
+ * prose, and the line shares no content words with that document. Only one or two such lines may exist: a page full
+ * of question headings is an FAQ, not an injection. Hidden text is held against the visible document.
+ */
+export function foreignTaskLines(
+  seg: Segment,
+  tokens: Tokens,
+  visibleCounts: () => Map<string, number>,
+  meter?: Meter,
+): { text: string; tok: number; start: number; end: number }[] {
+  if (tokens.length === 0) return [];
+  // A prompt to an assistant is a list of instructions by genre; its lines are its own duties.
+  if (!seg.hidden && opensAsPrompt(seg.text)) return [];
+  const table = flagTable(tokens);
+  const candidates: { from: number; to: number; kind: string }[] = [];
+  let docTokens = 0;
+  let from = 0;
+  for (let k = 1; k <= tokens.length; k++) {
+    if (meter) meter.steps++;
+    if (k < tokens.length && tokens.line[k] === tokens.line[from]) continue;
+    // Line [a, b) of tokens.
+    const a = from;
+    const b = k;
+    from = k;
+    if (meter) meter.steps++;
+    const kind = classifyLine(tokens, table, a, b);
+    // Questions in hidden markup are polls and collapsed FAQ answers far more often than attacks.
+    if (kind && !(seg.hidden && kind === 'question')) {
+      candidates.push({ from: a, to: b, kind });
+      // More than two: a page of such lines (an FAQ), not an injected one; nothing more to learn.
+      if (candidates.length > 2) return [];
+    } else docTokens += b - a;
+  }
+  if (candidates.length === 0) return [];
+  if (!seg.hidden && docTokens < 12) return [];
+  const counts = seg.hidden ? visibleCounts() : stemCounts(tokens, meter);
+  const out: { text: string; tok: number; start: number; end: number }[] = [];
+  for (const c of candidates) {
+    {
+      const own = new Map<string, number>();
+      for (let k = c.from; k < c.to; k++) {
+        const w = word(tokens, k);
+        if (!isContent(w)) continue;
+        const s = stem(w);
+        own.set(s, (own.get(s) ?? 0) + 1);
+      }
+      let shared = 0;
+      for (const [s, n] of own) if ((counts.get(s) ?? 0) > (seg.hidden ? 0 : n)) shared++;
+      if (meter) meter.steps += c.to - c.from;
+      if (own.size === 0 || shared > 0) continue;
+    }
+    const start = tokens.start[c.from]!;
+    const end = tokens.end[c.to - 1]! + 1;
+    out.push({ text: seg.text.slice(start, end), tok: c.from, start, end });
+  }
+  return out;
+}

@@ -1,0 +1,99 @@
+// The learned layer: the best window of each segment, a finding when its probability reaches a threshold. A
+// pattern finding of at least the same severity inside that window already explains it; otherwise the window is
+// the marker, named by the strongest pattern category inside it or else by the category head.
+import type { Meter } from '../matcher.ts';
+import type { Segment } from '../normalize.ts';
+import { categoryOf, type ScorerModel, scoreSegment, sigmoid } from '../scorer/model.ts';
+import type { Findings, SeverityOf } from './findings.ts';
+import { categories } from './pattern-file.ts';
+import type { PhraseEvidence } from './phrase-hits.ts';
+import { SEVERITY_RANK as rank, type ScreenResult, shortMarker } from './result.ts';
+
+/** The learned scorer and the probabilities (rules/injection.json) at which its best window becomes a finding. */
+export interface LearnedScreen {
+  model: ScorerModel;
+  thresholds: { approval_required: number; block: number };
+}
+
+/** Flags of model categories the pattern file does not name (the category head may use the data's own names). */
+const MODEL_CATEGORY_FLAGS: Record<string, string> = {
+  exfiltration: 'agent:credential_lure_for_agents',
+  data_exfiltration: 'agent:credential_lure_for_agents',
+  credential_theft: 'agent:credential_lure_for_agents',
+  code_execution: 'agent:unsafe_execution_lure',
+};
+
+function flagOfCategory(category: string): string {
+  return categories[category]?.flag ?? MODEL_CATEGORY_FLAGS[category] ?? 'agent:injected_instructions';
+}
+
+export type ModelWindow = { segment: number; p: number; marker: string };
+
+/** Adds the model's findings; returns the best window of each segment (for `explain`). */
+export function addLearnedFindings(
+  learned: LearnedScreen,
+  findings: Findings,
+  segs: readonly Segment[],
+  evidence: PhraseEvidence,
+  fired: ReadonlySet<string>,
+  severityOf: SeverityOf,
+  meter?: Meter,
+): ModelWindow[] {
+  const { hits, negatedSpans } = evidence;
+  const add = (f: Parameters<Findings['add']>[0]) => findings.add(f);
+  const modelWindows: ModelWindow[] = [];
+  const { model, thresholds } = learned;
+  const negatedBySegment = new Map<number, { start: number; end: number }[]>();
+  for (const n of negatedSpans) {
+    const list = negatedBySegment.get(n.segment) ?? [];
+    list.push(n);
+    negatedBySegment.set(n.segment, list);
+  }
+  segs.forEach((seg, si) => {
+    let text = seg.text;
+    const negatedHere = negatedBySegment.get(si);
+    if (negatedHere) {
+      // The negated phrases are blanked (same length, so offsets hold) before the model reads the segment.
+      const chars = text.split('');
+      for (const n of negatedHere) for (let k = n.start; k < n.end; k++) chars[k] = ' ';
+      text = chars.join('');
+      if (meter) meter.steps += text.length;
+    }
+    const best = scoreSegment(model, text, meter).best;
+    if (!best) return;
+    const p = sigmoid(best.z);
+    const marker = seg.text.slice(best.start, best.end).replace(/\s+/g, ' ').trim();
+    modelWindows.push({ segment: si, p, marker });
+    if (p < thresholds.approval_required) return;
+    const severity = p >= thresholds.block ? 'high' : 'low';
+    let patternCategory: string | undefined;
+    let patternSeverity: ScreenResult['severity'] = 'none';
+    for (const h of hits) {
+      if (h.segment !== si || !fired.has(h.category) || h.end <= best.start || h.start >= best.end) continue;
+      const sev = severityOf(h.category);
+      if (rank[sev] > rank[patternSeverity]) {
+        patternCategory = h.category;
+        patternSeverity = sev;
+      }
+    }
+    if (patternCategory && rank[patternSeverity] >= rank[severity]) return;
+    const category = patternCategory ?? categoryOf(model, seg.text, best)?.category ?? 'instruction_override';
+    add({
+      category,
+      marker,
+      flag: flagOfCategory(category),
+      severity,
+      ...(seg.hidden ? { hidden: true } : {}),
+    });
+    if (seg.hidden) {
+      add({
+        category: 'hidden_text',
+        marker: shortMarker(`${seg.via ?? 'hidden'}: ${marker}`),
+        flag: categories.hidden_text!.flag,
+        severity: severity === 'low' ? 'low' : severityOf('hidden_text'),
+        hidden: true,
+      });
+    }
+  });
+  return modelWindows;
+}

@@ -1,0 +1,66 @@
+// Negated phrases: "never share your password" and "do not ignore the safety instructions" are advice, not attacks.
+import type { Tokens } from '../matcher.ts';
+import { file, NEGATORS } from './pattern-file.ts';
+import { ELIDED_OVERRIDE, flagTable, NEGATOR, OVERRIDE, word, wordFlags } from './word-flags.ts';
+
+const OVERRIDE_CJK = [...(file.lexicons.ignoreZh ?? []), ...(file.lexicons.ignoreJa ?? [])];
+const CJK_NEGATORS = file.negators.filter((w) => w.length === 1 && w.charCodeAt(0) >= 0x3000);
+/** The single-character CJK negators as one character class (`[]` if none: it matches nothing). */
+const CJK_NEGATOR_CLASS = new RegExp(`[${CJK_NEGATORS.join('')}]`, 'g');
+
+/**
+ * Spans where an override verb is negated ("do not ignore the safety instructions", "N'ignorez pas", "不要忽略"):
+ * advice, not an attack. The learned layer reads the segment with these spans blanked, as the pattern layer drops
+ * negated matches. Linear: a fixed look-around per token and per CJK negator.
+ */
+export function negatedOverrides(text: string, tokens: Tokens): { start: number; end: number }[] {
+  const out: { start: number; end: number }[] = [];
+  const { sent, length } = tokens;
+  const sentenceEnd = (k: number, limit: number) => {
+    let e = k;
+    while (e + 1 < length && e < limit && sent[e + 1] === sent[k]) e++;
+    return tokens.end[e]!;
+  };
+  const table = flagTable(tokens);
+  for (let k = 0; k < length; k++) {
+    const f = wordFlags(tokens, table, k);
+    if ((f & (NEGATOR | OVERRIDE | ELIDED_OVERRIDE)) === 0) continue;
+    let verb = -1;
+    if (f & NEGATOR) {
+      for (let j = k + 1; j <= k + 2 && j < length && sent[j] === sent[k]; j++) {
+        if (wordFlags(tokens, table, j) & OVERRIDE) verb = j;
+      }
+    } else {
+      // "ignorez pas", "ignoriere nicht", and French elision "n'ignorez" (the tokenizer drops the apostrophe).
+      if (!(f & OVERRIDE) || (k + 1 < length && sent[k + 1] === sent[k] && wordFlags(tokens, table, k + 1) & NEGATOR)) {
+        verb = k;
+      }
+    }
+    if (verb >= 0) out.push({ start: tokens.start[k]!, end: sentenceEnd(verb, verb + 4) });
+  }
+  // The CJK negators, found by a native scan of one character class (no backtracking).
+  const find = CJK_NEGATOR_CLASS;
+  find.lastIndex = 0;
+  for (let m = find.exec(text); m !== null; m = find.exec(text)) {
+    const i = m.index;
+    for (let d = 1; d <= 2; d++) {
+      const at = i + d;
+      const hit = OVERRIDE_CJK.find((v) => text.startsWith(v, at));
+      if (hit) {
+        out.push({ start: i, end: Math.min(text.length, at + hit.length + 8) });
+        break;
+      }
+    }
+  }
+  return out;
+}
+
+/** "Never share your password" is advice, not a lure: a negator right before the phrase cancels it. */
+export function negated(tokens: Tokens, start: number): boolean {
+  if (NEGATORS.has(word(tokens, start))) return false;
+  for (let k = start - 1; k >= 0 && k >= start - 2; k--) {
+    if (tokens.sent[k] !== tokens.sent[start]) return false;
+    if (NEGATORS.has(word(tokens, k))) return true;
+  }
+  return false;
+}

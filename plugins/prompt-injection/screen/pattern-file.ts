@@ -1,0 +1,93 @@
+// patterns.json, validated and compiled once at load: the categories and their flags, the phrase automaton, and the
+// word lists the other stages derive their sets from.
+import { compile, type PatternDef } from '../matcher.ts';
+import { checkPatternRules, type PatternRules, SHIPPED_PATTERN_RULES } from '../pattern-rules.ts';
+import patternFile from '../patterns.json' with { type: 'json' };
+import { INJECTION_FLAGS } from './result.ts';
+
+/** A category's flag; its severity is a rule (rules/injection-patterns.json, see pattern-rules.ts). */
+interface CategoryDef {
+  flag: string;
+  description: string;
+}
+
+interface StructureDef {
+  taskVerbs: string[];
+  editVerbs: string[];
+  minorWords: string[];
+  questionWords: string[];
+  docReference: string[];
+  outputWords: string[];
+  stopwords: string[];
+}
+
+/**
+ * Stacked weak cues: jailbreak set-ups combine several kinds of persona and rule wording (a persona, persistence,
+ * a confirmation handshake, a response format, reminders) that benign prompts rarely stack. When a window holds at
+ * least `minFamilies` distinct `family` values of one category, in a segment of at least `minTokens` tokens, the
+ * category fires whatever the weights sum to.
+ */
+export interface CueRule {
+  minFamilies: number;
+  minTokens: number;
+}
+
+interface PatternFile {
+  categories: Record<string, CategoryDef>;
+  cueRule: CueRule;
+  negators: string[];
+  negatableCategories: string[];
+  fillers: string[];
+  lexicons: Record<string, string[]>;
+  patterns: PatternDef[];
+  structure: StructureDef;
+}
+
+export const file = patternFile as unknown as PatternFile;
+
+/** Validates the data file once at load; a bad file is a programming error and must fail loudly. */
+function validate(f: PatternFile): void {
+  const flags = new Set<string>(INJECTION_FLAGS);
+  for (const [name, c] of Object.entries(f.categories)) {
+    if (!flags.has(c.flag)) throw new Error(`patterns.json: category ${name} maps to unknown flag ${c.flag}`);
+  }
+  for (const req of [
+    'instruction_override',
+    'tool_hijack',
+    'credential_exfiltration',
+    'unsafe_execution',
+    'hidden_text',
+  ]) {
+    if (!f.categories[req]) throw new Error(`patterns.json: missing category ${req}`);
+  }
+  const ids = new Set<string>();
+  for (const p of f.patterns) {
+    if (ids.has(p.id)) throw new Error(`patterns.json: duplicate pattern id ${p.id}`);
+    ids.add(p.id);
+    if (!f.categories[p.category]) throw new Error(`patterns.json: pattern ${p.id}: unknown category ${p.category}`);
+    if (p.category === 'hidden_text') throw new Error(`patterns.json: ${p.id}: hidden_text is derived, not matched`);
+  }
+}
+
+validate(file);
+checkPatternRules(SHIPPED_PATTERN_RULES, Object.keys(file.categories), file.patterns);
+
+/** Throws when `rules` do not fit patterns.json (the detector calls it at boot with the ruleset's copy). */
+export function checkScreenRules(rules: PatternRules): void {
+  checkPatternRules(rules, Object.keys(file.categories), file.patterns);
+}
+export const compiled = compile(file.patterns, file.lexicons, file.fillers);
+export const categories = file.categories;
+
+export function expandWords(list: string[]): Set<string> {
+  const out = new Set<string>();
+  for (const item of list) {
+    if (item.startsWith('@')) for (const w of file.lexicons[item.slice(1)] ?? []) out.add(w);
+    else out.add(item);
+  }
+  return out;
+}
+
+export const CUE_RULE: CueRule = file.cueRule ?? { minFamilies: Number.POSITIVE_INFINITY, minTokens: 0 };
+export const NEGATORS = new Set(file.negators);
+export const NEGATABLE = new Set(file.negatableCategories);

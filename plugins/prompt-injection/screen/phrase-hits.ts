@@ -1,0 +1,130 @@
+// The phrase evidence of every segment: automaton matches (negated ones set aside for the learned layer) and
+// foreign-task lines, each with its pattern's weight under the rules, and each segment's evidence multiplier.
+import { type Meter, type Tokens, tokenize } from '../matcher.ts';
+import type { Segment } from '../normalize.ts';
+import type { PatternRules } from '../pattern-rules.ts';
+import { foreignTaskLines, stemCounts } from './foreign-task.ts';
+import { negated, negatedOverrides } from './negation.ts';
+import { compiled, NEGATABLE } from './pattern-file.ts';
+
+export interface Hit {
+  /** Index of the first token, for locality. */
+  tok: number;
+  /** Character offsets of the marker in its segment. */
+  start: number;
+  end: number;
+  category: string;
+  patternId: string;
+  weight: number;
+  repeat: number;
+  marker: string;
+  segment: number;
+  family: string | undefined;
+}
+
+export interface SegmentSpan {
+  segment: number;
+  start: number;
+  end: number;
+}
+
+export interface PhraseEvidence {
+  hits: Hit[];
+  /** Negated phrases and negated override verbs, blanked before the learned layer reads a segment. */
+  negatedSpans: SegmentSpan[];
+  /** Per segment: 2 for each of hidden, addressed to an AI reader, written in look-alike letters. */
+  multiplier: number[];
+  /** Per segment: an `agent_address` pattern matched in it. */
+  addressedSeg: boolean[];
+  /** Per segment: its token count. */
+  segTokens: number[];
+}
+
+/** Weight of each compiled pattern (by index) under one set of rules, computed once per rules object. */
+const weightTables = new WeakMap<PatternRules, Float64Array>();
+function weightsOf(rules: PatternRules): Float64Array {
+  let table = weightTables.get(rules);
+  if (!table) {
+    table = Float64Array.from(compiled.patterns, (p) =>
+      Object.hasOwn(rules.weights, p.id) ? rules.weights[p.id]! : 1,
+    );
+    weightTables.set(rules, table);
+  }
+  return table;
+}
+
+/** `negatedOverrides` are collected only for the learned layer (`withOverrides`). */
+export function collectHits(
+  segs: readonly Segment[],
+  rules: PatternRules,
+  withOverrides: boolean,
+  meter?: Meter,
+): PhraseEvidence {
+  const weights = weightsOf(rules);
+  const hits: Hit[] = [];
+  const negatedSpans: SegmentSpan[] = [];
+  const multiplier: number[] = [];
+  const addressedSeg: boolean[] = [];
+  const segTokens: number[] = [];
+  // Word counts of the visible document, computed only if a hidden segment has a candidate line to compare.
+  let visibleTokens: Tokens | undefined;
+  let visibleCache: Map<string, number> | undefined;
+  const visibleCounts = () => {
+    visibleCache ??= visibleTokens ? stemCounts(visibleTokens, meter) : new Map<string, number>();
+    return visibleCache;
+  };
+  segs.forEach((seg, si) => {
+    const tokens = tokenize(seg.text, compiled.fillers, meter);
+    if (withOverrides) for (const n of negatedOverrides(seg.text, tokens)) negatedSpans.push({ segment: si, ...n });
+    segTokens[si] = tokens.length;
+    if (!seg.hidden && si === 0) visibleTokens = tokens;
+    const matches = compiled.match(tokens, meter);
+    let addressed = false;
+    for (const m of matches) {
+      const def = compiled.patterns[m.pattern]!;
+      if (NEGATABLE.has(def.category) && negated(tokens, m.startTok)) {
+        // Kept for the learned layer: advice against an override ("never ignore the safety instructions") is not
+        // evidence for it either.
+        const from = Math.max(0, m.startTok - 2);
+        negatedSpans.push({
+          segment: si,
+          start: tokens.sent[from] === tokens.sent[m.startTok] ? tokens.start[from]! : tokens.start[m.startTok]!,
+          end: tokens.end[m.endTok]!,
+        });
+        continue;
+      }
+      if (def.category === 'agent_address') addressed = true;
+      hits.push({
+        tok: m.startTok,
+        start: tokens.start[m.startTok]!,
+        end: tokens.end[m.endTok]!,
+        category: def.category,
+        patternId: def.id,
+        weight: weights[m.pattern]!,
+        repeat: def.repeat ?? 1,
+        marker: seg.text.slice(tokens.start[m.startTok]!, tokens.end[m.endTok]!),
+        segment: si,
+        family: def.family,
+      });
+    }
+    for (const line of foreignTaskLines(seg, tokens, visibleCounts, meter)) {
+      hits.push({
+        tok: line.tok,
+        start: line.start,
+        end: line.end,
+        category: 'task_injection',
+        patternId: 'structure.foreign_task_line',
+        weight: 1,
+        repeat: 1,
+        marker: line.text,
+        segment: si,
+        family: undefined,
+      });
+    }
+    // Hidden text, text addressed to an AI reader, and text dressed in look-alike characters make every weak
+    // signal in them count double (the address itself is not boosted by its own presence).
+    addressedSeg[si] = addressed;
+    multiplier[si] = (seg.hidden ? 2 : 1) * (addressed ? 2 : 1) * (seg.obfuscated ? 2 : 1);
+  });
+  return { hits, negatedSpans, multiplier, addressedSeg, segTokens };
+}
