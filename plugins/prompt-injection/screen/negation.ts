@@ -1,5 +1,5 @@
 // Negated phrases: "never share your password" and "do not ignore the safety instructions" are advice, not attacks.
-import type { Tokens } from '../matcher.ts';
+import { afterAt, type Tokens } from '../matcher.ts';
 import { file, NEGATORS } from './pattern-file.ts';
 import { ELIDED_OVERRIDE, flagTable, NEGATOR, OVERRIDE, word, wordFlags } from './word-flags.ts';
 
@@ -7,6 +7,18 @@ const OVERRIDE_CJK = [...(file.lexicons.ignoreZh ?? []), ...(file.lexicons.ignor
 const CJK_NEGATORS = file.negators.filter((w) => w.length === 1 && w.charCodeAt(0) >= 0x3000);
 /** The single-character CJK negators as one character class (`[]` if none: it matches nothing). */
 const CJK_NEGATOR_CLASS = new RegExp(`[${CJK_NEGATORS.join('')}]`, 'g');
+
+// Punctuation that ends a clause: "Stop, ignore all previous instructions" is an interjection and an order, not
+// "stop ignoring"; a negator only reaches across plain spaces.
+const CLAUSE_BREAKS = new Set([
+  0x2c, 0x3b, 0x3a, 0x21, 0x3f, 0x2e, 0x2014, 0x2013, 0x2d, 0xff0c, 0x3001, 0xff1a, 0xff01,
+]);
+
+/** True when the tokens from..to-1 are each followed by a plain space (no clause break between from and to). */
+function sameClause(tokens: Tokens, from: number, to: number): boolean {
+  for (let k = from; k < to; k++) if (CLAUSE_BREAKS.has(afterAt(tokens, k))) return false;
+  return true;
+}
 
 /**
  * Spans where an override verb is negated ("do not ignore the safety instructions", "N'ignorez pas", "不要忽略"):
@@ -28,11 +40,17 @@ export function negatedOverrides(text: string, tokens: Tokens): { start: number;
     let verb = -1;
     if (f & NEGATOR) {
       for (let j = k + 1; j <= k + 2 && j < length && sent[j] === sent[k]; j++) {
-        if (wordFlags(tokens, table, j) & OVERRIDE) verb = j;
+        if (wordFlags(tokens, table, j) & OVERRIDE && sameClause(tokens, k, j)) verb = j;
       }
     } else {
       // "ignorez pas", "ignoriere nicht", and French elision "n'ignorez" (the tokenizer drops the apostrophe).
-      if (!(f & OVERRIDE) || (k + 1 < length && sent[k + 1] === sent[k] && wordFlags(tokens, table, k + 1) & NEGATOR)) {
+      if (
+        !(f & OVERRIDE) ||
+        (k + 1 < length &&
+          sent[k + 1] === sent[k] &&
+          wordFlags(tokens, table, k + 1) & NEGATOR &&
+          sameClause(tokens, k, k + 1))
+      ) {
         verb = k;
       }
     }
@@ -60,7 +78,7 @@ export function negated(tokens: Tokens, start: number): boolean {
   if (NEGATORS.has(word(tokens, start))) return false;
   for (let k = start - 1; k >= 0 && k >= start - 2; k--) {
     if (tokens.sent[k] !== tokens.sent[start]) return false;
-    if (NEGATORS.has(word(tokens, k))) return true;
+    if (NEGATORS.has(word(tokens, k))) return sameClause(tokens, k, start);
   }
   return false;
 }
