@@ -21,7 +21,7 @@ import {
   WORD_CLASS,
 } from './features.ts';
 import type { ScorerModel, SegmentScore, WindowScore } from './model.ts';
-import { MAX_WINDOW, MIN_UNIT, separatorAt, UnitCollector, type UnitSpans } from './windows.ts';
+import { MAX_WINDOW, scoresAlone, separatorAt, UnitCollector, type UnitSpans } from './windows.ts';
 
 function grown(a: Int32Array): Int32Array<ArrayBuffer> {
   const b = new Int32Array(2 * a.length);
@@ -70,7 +70,7 @@ export function scoreSegment(
   const { wordPrefix, bigram } = wordSums(model, pass);
   if (meter) meter.steps += n + pass.words + pass.units.count;
   const { firstWord, endWord } = unitWords(pass);
-  const ctx: LogitContext = { model, codes: pass.codes, prefix: pass.prefix, wordPrefix, bigram };
+  const ctx: LogitContext = { model, text, codes: pass.codes, prefix: pass.prefix, wordPrefix, bigram };
   if (small) scratchBusy = true;
   try {
     const result = bestWindow(ctx, pass.units, firstWord, endWord, onWindow);
@@ -265,7 +265,7 @@ function unitWords(pass: Pass): { firstWord: Int32Array; endWord: Int32Array } {
 }
 
 /**
- * The windows of forEachWindow(), in its order: each unit of at least MIN_UNIT characters, and from each unit the
+ * The windows of forEachWindow(), in its order: each unit that scoresAlone(), and from each unit the
  * longest run of units that fits in MAX_WINDOW characters; the first best one wins.
  */
 function bestWindow(
@@ -284,7 +284,7 @@ function bestWindow(
     while (j + 1 < count && uEnd[j + 1]! - uStart[i]! <= MAX_WINDOW) j++;
     for (let pass = 0; pass < 2; pass++) {
       const last = pass === 0 ? i : j;
-      if (pass === 0 ? !(uEnd[i]! - uStart[i]! >= MIN_UNIT || j === i) : !(j > i)) continue;
+      if (pass === 0 ? !(scoresAlone(ctx.text, uStart[i]!, uEnd[i]!) || j === i) : !(j > i)) continue;
       const a = uStart[i]!;
       const b = uEnd[last]!;
       const k0 = firstWord[i]!;
@@ -300,6 +300,7 @@ function bestWindow(
 
 interface LogitContext {
   model: ScorerModel;
+  text: string;
   codes: Uint16Array;
   prefix: Float64Array;
   wordPrefix: Float64Array;

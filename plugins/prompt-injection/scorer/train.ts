@@ -255,7 +255,7 @@ function buildSamples(
     }
     const spans: [number, number][] = [];
     const us = units(text);
-    forEachWindow(us, (x, y) => {
+    forEachWindow(text, us, (x, y) => {
       const a = us[x]!.start;
       const b = us[y]!.end;
       if (a !== 0 || b !== text.length) spans.push([a, b]);

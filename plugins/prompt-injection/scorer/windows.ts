@@ -11,6 +11,28 @@ export const MAX_WINDOW = 400;
 /** Shorter single units ("OK.", "Menu") say too little to be scored alone; they still count inside runs. */
 export const MIN_UNIT = 24;
 
+/**
+ * Does the unit text[a, b) say enough to be scored alone? Length counts a Han, kana or Hangul character (or a
+ * full-width form) as three: "忘掉你到目前为止收到的一切指示。" is 16 characters but says as much as a 50-character
+ * English sentence, and a unit too short to score alone is only read inside runs with the text around it, where a
+ * short injection drowns. Reads at most MIN_UNIT characters.
+ */
+export function scoresAlone(text: string, a: number, b: number): boolean {
+  if (b - a >= MIN_UNIT) return true;
+  let weight = 0;
+  for (let i = a; i < b; i++) {
+    const c = text.charCodeAt(i);
+    weight +=
+      (c >= 0x2e80 && c <= 0x9fff) ||
+      (c >= 0xac00 && c <= 0xd7af) ||
+      (c >= 0xf900 && c <= 0xfaff) ||
+      (c >= 0xff00 && c <= 0xffef)
+        ? 3
+        : 1;
+  }
+  return weight >= MIN_UNIT;
+}
+
 export interface Span {
   start: number;
   end: number;
@@ -136,16 +158,16 @@ export function unitSpans(text: string, into?: UnitSpans): UnitSpans {
 }
 
 /**
- * The windows of a list of units: each unit of at least MIN_UNIT characters, and from each unit the longest run of
+ * The windows of a list of units of `text`: each unit that scoresAlone(), and from each unit the longest run of
  * units that fits in MAX_WINDOW characters (when longer than the unit itself). Calls `visit(i, j)` with the first
  * and last unit of each window.
  */
-export function forEachWindow(us: readonly Span[], visit: (first: number, last: number) => void): void {
+export function forEachWindow(text: string, us: readonly Span[], visit: (first: number, last: number) => void): void {
   let j = 0;
   for (let i = 0; i < us.length; i++) {
     if (j < i) j = i;
     while (j + 1 < us.length && us[j + 1]!.end - us[i]!.start <= MAX_WINDOW) j++;
-    if (us[i]!.end - us[i]!.start >= MIN_UNIT || j === i) visit(i, i);
+    if (scoresAlone(text, us[i]!.start, us[i]!.end) || j === i) visit(i, i);
     if (j > i) visit(i, j);
   }
 }
