@@ -1,20 +1,4 @@
-import { injectionRulesSchema } from './injection-rules.ts';
-import {
-  adjustmentsSchema,
-  brandsSchema,
-  categoriesSchema,
-  compositesSchema,
-  conditionSchema,
-  decisionRulesSchema,
-  escalationRulesSchema,
-  hostingSchema,
-  plansSchema,
-  riskLevelsSchema,
-  scanHistorySchema,
-  toolPolicySchema,
-  webAccessRulesSchema,
-  weightsSchema,
-} from './schemas.ts';
+import { conditionSchema, STATIC_SCHEMAS } from './schemas.ts';
 
 /**
  * How `rules/local/<file>` combines with the shipped `rules/<file>`:
@@ -65,24 +49,6 @@ export const RULES_FILES: readonly RulesFile[] = [
   { file: 'injection.json', schema: 'injection', merge: 'replace', hashed: true, required: true },
   { file: 'plans.json', schema: 'plans', merge: 'replace', hashed: false, required: true },
 ];
-
-/** The static schemas by published name (`detectors` is built from the plugins' configSchemas). */
-export const STATIC_SCHEMAS: Readonly<Record<string, object>> = {
-  weights: weightsSchema,
-  'risk-levels': riskLevelsSchema,
-  'decision-rules': decisionRulesSchema,
-  'web-access-rules': webAccessRulesSchema,
-  'escalation-rules': escalationRulesSchema,
-  brands: brandsSchema,
-  hosting: hostingSchema,
-  'tool-policy': toolPolicySchema,
-  composites: compositesSchema,
-  categories: categoriesSchema,
-  adjustments: adjustmentsSchema,
-  'scan-history': scanHistorySchema,
-  injection: injectionRulesSchema,
-  plans: plansSchema,
-};
 
 /** A plugin's settings schema, for the `detectors` schema. */
 export interface PluginSettings {

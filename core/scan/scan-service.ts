@@ -1,13 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { inject, injectable } from 'tsyringe';
 import { AppConfig } from '../config.ts';
+import { canonicalJson, sha256Hex } from '../contract/canonical-json.ts';
 import { Knex } from '../db/knex-token.ts';
 import { EventBus } from '../events/event-bus.ts';
 import { checkAddress } from '../net/address-policy.ts';
 import { PluginCatalog } from '../pipeline/plugin-catalog.ts';
 import { DetectorSet } from '../pipeline/run-detectors.ts';
 import { ReputationService } from '../reputation/reputation-service.ts';
-import { canonicalJson, Ruleset, sha256Hex } from '../rules/ruleset.ts';
+import { Ruleset } from '../rules/ruleset.ts';
 import type { RiskLevel } from '../scoring/risk-level.ts';
 import { type ScoreBreakdown, Scorer } from '../scoring/score-breakdown.ts';
 import { brandOwning } from '../url/brand-ownership.ts';
