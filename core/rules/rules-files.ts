@@ -22,7 +22,10 @@ export interface RulesFile {
   required: boolean;
 }
 
-/** Every rules file the loader reads (core/rules/ruleset.ts), its schema and merge mode. */
+/**
+ * Every rules file the loader reads, its schema and merge mode: the loader (core/rules/ruleset.ts through
+ * rules-layers.ts) takes schema, `required` and merge mode from here and refuses to merge a file another way.
+ */
 export const RULES_FILES: readonly RulesFile[] = [
   { file: 'weights.json', schema: 'weights', merge: 'by-flag', hashed: true, required: false },
   { file: 'risk-levels.json', schema: 'risk-levels', merge: 'by-key', hashed: true, required: true },
