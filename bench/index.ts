@@ -1,19 +1,17 @@
 // npm run bench: every figure is reported next to a baseline measured in the same run on the same machine.
 import 'reflect-metadata';
-import { mkdtempSync, readdirSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createPreflight } from '../app/index.ts';
 import { DEFAULT_POLICY } from '../core/agent-policy/workspace-policy.ts';
 import { AgentChecks } from '../core/checks/agent-checks.ts';
 import { ContentCheck } from '../core/checks/content-check.ts';
-import { loadConfig, ROOT_DIR } from '../core/config.ts';
-import { openEmbeddedDatabase } from '../core/db/embedded-postgres.ts';
-import { Knex } from '../core/db/knex-token.ts';
+import { ROOT_DIR } from '../core/config.ts';
 import { ScanService } from '../core/scan/scan-service.ts';
-import { createApiKey } from '../core/workspaces/api-keys.ts';
 import { screenText } from '../plugins/prompt-injection/screen.ts';
 import { scanTargetOf } from '../server/requests/scan.ts';
+import { benchApp } from './bench-app.ts';
 import { httpBench } from './http-bench.ts';
 import { screenBench } from './screen.ts';
 import { fmt, percentile } from './support.ts';
@@ -56,13 +54,7 @@ function throughput(fn: () => unknown, minMs = 2000): { opsPerSec: number; msPer
 }
 
 async function main(): Promise<void> {
-  const embedded = process.env.DATABASE_URL
-    ? undefined
-    : await openEmbeddedDatabase(mkdtempSync(path.join(os.tmpdir(), 'preflight-bench-')));
-  const databaseUrl = process.env.DATABASE_URL ?? embedded!.url;
-  const config = { ...loadConfig(), databaseUrl, port: 0, host: '127.0.0.1', logRequests: false };
-  const app = await createPreflight(config);
-  const key = (await createApiKey(app.container.resolve(Knex), { workspace: 'bench', role: 'agent' })).key;
+  const { app, config, key, stopDatabase } = await benchApp('preflight-bench-');
 
   console.log(
     `# Preflight bench (node ${process.version}, ${os.cpus().length} cores, ${SECONDS}s × ${CONNECTIONS} connections)\n`,
@@ -76,7 +68,7 @@ async function main(): Promise<void> {
   });
   if (process.env.BENCH_HTTP_ONLY) {
     await app.close();
-    await embedded?.stop();
+    await stopDatabase();
     process.exit(0);
   }
   let coldCounter = 0;
@@ -199,7 +191,7 @@ async function main(): Promise<void> {
     );
   }
   await labApp.close();
-  await embedded?.stop();
+  await stopDatabase();
   process.exit(0);
 }
 

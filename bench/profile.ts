@@ -7,17 +7,14 @@
 // - `perf`: nothing in-process; bench/perf-profile.sh attaches Linux perf (on-CPU samples of every thread).
 // - `heap`: V8's sampling heap profiler, written to BENCH_PROFILE_DIR/<case>.heapprofile (bytes allocated by stack).
 import 'reflect-metadata';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { createPreflight } from '../app/index.ts';
 import { AuditWriter } from '../core/audit/audit-writer.ts';
-import { loadConfig } from '../core/config.ts';
-import { openEmbeddedDatabase } from '../core/db/embedded-postgres.ts';
 import { Knex } from '../core/db/knex-token.ts';
-import { createApiKey } from '../core/workspaces/api-keys.ts';
 import { createHttpApp } from '../server/http-app.ts';
+import { benchApp } from './bench-app.ts';
 import { bareKoa, CONTENT_200, floorKoa, load } from './http-bench.ts';
 import type { LoadOptions } from './load-child.ts';
 import { listen } from './support.ts';
@@ -26,20 +23,9 @@ async function main(): Promise<void> {
   const which = process.argv[2] ?? 'content';
   const seconds = Number(process.argv[3] ?? 10);
   const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
-  const embedded = process.env.DATABASE_URL
-    ? undefined
-    : await openEmbeddedDatabase(mkdtempSync(path.join(os.tmpdir(), 'preflight-profile-')));
-  const config = {
-    ...loadConfig(),
-    databaseUrl: process.env.DATABASE_URL ?? embedded!.url,
-    port: 0,
-    host: '127.0.0.1',
-    logRequests: false,
-  };
-  const app = await createPreflight(config);
+  const { app, key, stopDatabase } = await benchApp('preflight-profile-');
   const knex = app.container.resolve(Knex);
   const audit = app.container.resolve(AuditWriter);
-  const key = (await createApiKey(knex, { workspace: 'bench', role: 'agent' })).key;
   const url = await listen(createHttpApp(app));
   const bareUrl = await listen(bareKoa());
   const floorUrl = await listen(await floorKoa(app));
@@ -129,7 +115,7 @@ async function main(): Promise<void> {
   );
   session.disconnect();
   await app.close();
-  await embedded?.stop();
+  await stopDatabase();
   process.exit(0);
 }
 

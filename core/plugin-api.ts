@@ -6,7 +6,9 @@
  */
 
 // Pure helpers core shares with plugins (destination parser, brand ownership, page text and the linear HTML reader,
-// JSON leaves, attachments).
+// JSON leaves, attachments, the vendor-challenge table the browser capture also reads).
+export type { VendorChallenge } from './browser/vendor-challenge.ts';
+export { findVendorChallenge } from './browser/vendor-challenge.ts';
 export { stringLeaves } from './checks/json-leaves.ts';
 export { ROOT_DIR } from './config.ts';
 // Contract: defineDetector({ meta, deps, create }), what detect() sees and returns, the plugin index entry.

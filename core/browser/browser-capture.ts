@@ -1,4 +1,5 @@
 import type { InjectionToken } from 'tsyringe';
+import type { ChallengeVendor } from './vendor-challenge.ts';
 
 export type CaptureHopKind = 'initial' | 'http' | 'meta' | 'js';
 
@@ -25,8 +26,8 @@ export interface BrowserCapture {
     cookie_writes: number;
     permission_prompts: string[];
     js_redirects: number;
-    /** A recognised vendor challenge (e.g. `cloudflare`, `akamai`, `perimeterx`, `datadome`), if any. */
-    vendor_challenge?: string;
+    /** A recognised vendor challenge (one of CHALLENGE_VENDORS: `cloudflare`, `akamai`, `perimeterx`…), if any. */
+    vendor_challenge?: ChallengeVendor;
   };
   /** Requests the SSRF guard refused (the browser's proxy answered 403), with the guard's reason. Optional: additive. */
   blocked_requests?: { url: string; reason: string }[];

@@ -1,11 +1,9 @@
-import { accessSync, constants } from 'node:fs';
 import type { ResolveHost } from '../net/guarded-target.ts';
 import { NodeDnsResolver } from '../sources/dns-resolver.ts';
 import type { SourcesConfig } from '../sources/index.ts';
 import { type BrowserCapturer, NoBrowser } from './browser-capture.ts';
 import { ChromiumCapturer, type ChromiumCapturerOptions } from './chromium-capturer.ts';
-
-export const DEFAULT_CHROMIUM_PATH = '/usr/bin/chromium';
+import { chromiumAvailable, chromiumPath } from './chromium-launcher.ts';
 
 export interface BrowserCapturerConfig {
   /** Default: `PREFLIGHT_CHROMIUM`, else `/usr/bin/chromium`. */
@@ -19,19 +17,6 @@ export interface BrowserCapturerConfig {
   timeoutMs?: number;
   /** Tuning passed through (hops, settle time, viewport). */
   capture?: Omit<ChromiumCapturerOptions, 'executablePath' | 'guard' | 'timeoutMs'>;
-}
-
-export function chromiumPath(config: Pick<BrowserCapturerConfig, 'chromiumPath'> = {}): string {
-  return config.chromiumPath ?? (process.env.PREFLIGHT_CHROMIUM || DEFAULT_CHROMIUM_PATH);
-}
-
-export function chromiumAvailable(path: string): boolean {
-  try {
-    accessSync(path, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** Chromium when its executable is there, else a capturer whose every capture is degraded with the install hint. */

@@ -1,7 +1,8 @@
 import { type KeyObject, randomUUID, sign, verify } from 'node:crypto';
 import type { Surface } from '../detector.ts';
-import { canonicalJson, sha256Hex, type Verdict } from '../rules/ruleset.ts';
+import type { Verdict } from '../rules/ruleset.ts';
 import { BatchSigner } from './batch-signer.ts';
+import { canonicalJson, sha256Hex } from './canonical-json.ts';
 import type { SigningKey } from './signing-keys.ts';
 
 export const DECISION_SCHEMA = 'service.decision.v1';

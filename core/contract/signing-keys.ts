@@ -1,7 +1,7 @@
 import { createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { InjectionToken } from 'tsyringe';
-import { sha256Hex } from '../rules/ruleset.ts';
+import { sha256Hex } from './canonical-json.ts';
 
 export interface SigningKey {
   keyId: string;

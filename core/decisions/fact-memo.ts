@@ -1,4 +1,4 @@
-import { flatCanonicalJson } from '../rules/ruleset.ts';
+import { flatCanonicalJson } from '../contract/canonical-json.ts';
 
 /** How many fact sets a memo keeps; the oldest is forgotten first. */
 export const FACT_MEMO_LIMIT = 10_000;

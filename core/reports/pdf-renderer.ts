@@ -1,6 +1,5 @@
-import { type Browser, type BrowserContext, chromium } from 'playwright-core';
-import { CHROMIUM_FLAGS } from '../browser/chromium-capturer.ts';
-import { chromiumAvailable, chromiumPath } from '../browser/create-browser-capturer.ts';
+import type { Browser, BrowserContext } from 'playwright-core';
+import { chromiumAvailable, chromiumPath, LaunchSlot, launchChromium } from '../browser/chromium-launcher.ts';
 
 /** No Chromium to render with: not installed, not executable, or it would not start. */
 export class BrowserUnavailable extends Error {
@@ -21,7 +20,6 @@ export interface PdfRendererOptions {
   concurrency?: number;
 }
 
-const LAUNCH_TIMEOUT_MS = 30_000;
 const FOOTER =
   '<div style="width:100%;font-size:7pt;color:#777;text-align:right;padding:0 12mm;font-family:sans-serif">' +
   'page <span class="pageNumber"></span> of <span class="totalPages"></span></div>';
@@ -35,7 +33,7 @@ export class PdfRenderer {
   private readonly executablePath: string;
   private readonly timeoutMs: number;
   private readonly concurrency: number;
-  private browser?: Promise<Browser>;
+  private readonly browser = new LaunchSlot(() => this.launch());
   private closed = false;
   private active = 0;
   private readonly waiting: (() => void)[] = [];
@@ -56,7 +54,7 @@ export class PdfRenderer {
     }
     await this.acquire();
     try {
-      const browser = await this.ensureBrowser();
+      const browser = await this.browser.get();
       return await this.renderIn(browser, html);
     } finally {
       this.release();
@@ -65,10 +63,7 @@ export class PdfRenderer {
 
   async close(): Promise<void> {
     this.closed = true;
-    const launching = this.browser;
-    this.browser = undefined;
-    if (!launching) return;
-    const browser = await launching.catch(() => undefined);
+    const browser = await this.browser.take();
     await browser?.close().catch(() => {});
   }
 
@@ -110,46 +105,20 @@ export class PdfRenderer {
     }
   }
 
-  private ensureBrowser(): Promise<Browser> {
-    if (!this.browser) {
-      const launching = this.launch();
-      this.browser = launching;
-      // A failed launch is retried by the next render rather than cached forever.
-      launching.catch(() => {
-        if (this.browser === launching) this.browser = undefined;
-      });
-    }
-    return this.browser;
-  }
-
   private async launch(): Promise<Browser> {
     let browser: Browser;
     try {
-      browser = await chromium.launch({
+      browser = await launchChromium({
         executablePath: this.executablePath,
-        headless: true,
-        timeout: LAUNCH_TIMEOUT_MS,
-        args: [
-          ...CHROMIUM_FLAGS,
-          // Belt and braces with the per-context abort: the browser cannot resolve a name at all.
-          '--host-resolver-rules=MAP * ~NOTFOUND',
-        ],
-        // The server owns shutdown (close()); Chromium must not die on the process's signals first.
-        handleSIGINT: false,
-        handleSIGTERM: false,
-        handleSIGHUP: false,
+        // Belt and braces with the per-context abort: the browser cannot resolve a name at all.
+        args: ['--host-resolver-rules=MAP * ~NOTFOUND'],
       });
     } catch (err) {
       throw new BrowserUnavailable(`chromium failed to launch: ${firstLine(err)}`);
     }
     browser.on('disconnected', () => {
       // A crashed browser is relaunched by the next render.
-      void this.browser?.then(
-        (current) => {
-          if (current === browser) this.browser = undefined;
-        },
-        () => {},
-      );
+      this.browser.forget(browser);
     });
     if (this.closed) {
       await browser.close().catch(() => {});

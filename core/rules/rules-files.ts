@@ -1,20 +1,4 @@
-import { injectionPatternRulesSchema, injectionRulesSchema } from './injection-rules.ts';
-import {
-  adjustmentsSchema,
-  brandsSchema,
-  categoriesSchema,
-  compositesSchema,
-  conditionSchema,
-  decisionRulesSchema,
-  escalationRulesSchema,
-  hostingSchema,
-  plansSchema,
-  riskLevelsSchema,
-  scanHistorySchema,
-  toolPolicySchema,
-  webAccessRulesSchema,
-  weightsSchema,
-} from './schemas.ts';
+import { conditionSchema, STATIC_SCHEMAS } from './schemas.ts';
 
 /**
  * How `rules/local/<file>` combines with the shipped `rules/<file>`:
@@ -38,7 +22,10 @@ export interface RulesFile {
   required: boolean;
 }
 
-/** Every rules file the loader reads (core/rules/ruleset.ts), its schema and merge mode. */
+/**
+ * Every rules file the loader reads, its schema and merge mode: the loader (core/rules/ruleset.ts through
+ * rules-layers.ts) takes schema, `required` and merge mode from here and refuses to merge a file another way.
+ */
 export const RULES_FILES: readonly RulesFile[] = [
   { file: 'weights.json', schema: 'weights', merge: 'by-flag', hashed: true, required: false },
   { file: 'risk-levels.json', schema: 'risk-levels', merge: 'by-key', hashed: true, required: true },
@@ -72,25 +59,6 @@ export const RULES_FILES: readonly RulesFile[] = [
   },
   { file: 'plans.json', schema: 'plans', merge: 'replace', hashed: false, required: true },
 ];
-
-/** The static schemas by published name (`detectors` is built from the plugins' configSchemas). */
-export const STATIC_SCHEMAS: Readonly<Record<string, object>> = {
-  weights: weightsSchema,
-  'risk-levels': riskLevelsSchema,
-  'decision-rules': decisionRulesSchema,
-  'web-access-rules': webAccessRulesSchema,
-  'escalation-rules': escalationRulesSchema,
-  brands: brandsSchema,
-  hosting: hostingSchema,
-  'tool-policy': toolPolicySchema,
-  composites: compositesSchema,
-  categories: categoriesSchema,
-  adjustments: adjustmentsSchema,
-  'scan-history': scanHistorySchema,
-  injection: injectionRulesSchema,
-  'injection-patterns': injectionPatternRulesSchema,
-  plans: plansSchema,
-};
 
 /** A plugin's settings schema, for the `detectors` schema. */
 export interface PluginSettings {

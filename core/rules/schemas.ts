@@ -1,3 +1,5 @@
+import { injectionPatternRulesSchema, injectionRulesSchema } from './injection-rules.ts';
+
 /** JSON Schemas of the files under rules/. Kept in code so the loader and `npm run lint:rules` share them. */
 
 const verdict = { enum: ['allow', 'approval_required', 'block'] } as const;
@@ -338,3 +340,22 @@ export const escalationRulesSchema = rulesFileSchema('escalation-rules', {
     },
   },
 });
+
+/** The static schemas by published name (`detectors` is built from the plugins' configSchemas). */
+export const STATIC_SCHEMAS: Readonly<Record<string, object>> = {
+  weights: weightsSchema,
+  'risk-levels': riskLevelsSchema,
+  'decision-rules': decisionRulesSchema,
+  'web-access-rules': webAccessRulesSchema,
+  'escalation-rules': escalationRulesSchema,
+  brands: brandsSchema,
+  hosting: hostingSchema,
+  'tool-policy': toolPolicySchema,
+  composites: compositesSchema,
+  categories: categoriesSchema,
+  adjustments: adjustmentsSchema,
+  'scan-history': scanHistorySchema,
+  injection: injectionRulesSchema,
+  'injection-patterns': injectionPatternRulesSchema,
+  plans: plansSchema,
+};

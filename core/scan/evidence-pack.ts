@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { canonicalJson, sha256Hex } from '../contract/canonical-json.ts';
 import type { Finding } from '../detector.ts';
-import { canonicalJson, sha256Hex } from '../rules/ruleset.ts';
 import type { ScoreBreakdown } from '../scoring/score-breakdown.ts';
 import type { FetchedHop } from '../sources/http-fetcher.ts';
 import type { ScanEvidence } from './evidence.ts';

@@ -1,7 +1,7 @@
 import { inject, injectable } from 'tsyringe';
 import { auditPreview } from '../audit/redact.ts';
+import { canonicalJson, sha256Hex } from '../contract/canonical-json.ts';
 import { Knex } from '../db/knex-token.ts';
-import { canonicalJson, sha256Hex } from '../rules/ruleset.ts';
 
 /** A tool's MCP definition as a `tools/list` answer gives it. */
 export interface ToolDefinition {

@@ -3,11 +3,12 @@ import { AuditWriter } from '../audit/audit-writer.ts';
 import { ActionCheck, type ActionCheckResponse, type Intent, type UrlVerdict } from '../checks/action-check.ts';
 import { reasonsOf } from '../checks/reasons.ts';
 import { type CallContext, DecisionSealer } from '../checks/seal.ts';
+import { canonicalJson } from '../contract/canonical-json.ts';
 import type { DecisionContract } from '../contract/decision-contract.ts';
 import { DecisionEngine } from '../decisions/decision-engine.ts';
 import { EventBus } from '../events/event-bus.ts';
 import { blockedDecisionData } from '../events/event-payloads.ts';
-import { canonicalJson, Ruleset, WEB_ACCESS_ORDER, type WebAccessVerdict } from '../rules/ruleset.ts';
+import { Ruleset, WEB_ACCESS_ORDER, type WebAccessVerdict } from '../rules/ruleset.ts';
 
 export interface WebAccessInput {
   url: string;

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { NotifiedCache } from '../db/notified-cache.ts';
 import type { Principal } from './api-keys.ts';
 
 /** What a key lookup found: enough to check the presented key and, when it checks out, the principal. */
@@ -12,71 +13,36 @@ const TTL_MS = 10_000;
 const MAX_ENTRIES = 10_000;
 
 /**
- * Key prefix → key record, so an authenticated request does not read api_keys ⋈ workspaces every time.
- *
- * Entries are served only while the change listener is LISTENing (core/db/change-listener.ts): every update or
- * delete of a key or workspace NOTIFYs from inside its transaction (migration *_auth_change_notify), and the
- * notification drops the affected entries on every process. The TTL is a backstop, not the mechanism. A lookup
- * that was already under way when an invalidation arrived is not stored (generation check), so a read that raced
- * a revoke cannot put the pre-revoke row back.
+ * Key prefix → key record, so an authenticated request does not read api_keys ⋈ workspaces every time. Every update
+ * or delete of a key or workspace NOTIFYs `key:<id>` or `workspace:<id>` (migration *_auth_change_notify); see
+ * NotifiedCache for the discipline.
  */
-export class PrincipalCache {
-  private readonly entries = new Map<string, { record: KeyRecord; expires: number }>();
-  private generation = 0;
-  readonly stats = { hits: 0, misses: 0, invalidations: 0, flushes: 0 };
+export class PrincipalCache extends NotifiedCache<KeyRecord> {
   /** Told of every invalidation and flush once it has taken effect (metrics). */
   readonly observers: ((event: 'invalidation' | 'flush') => void)[] = [];
 
-  constructor(
-    private readonly isLive: () => boolean,
-    private readonly ttlMs = TTL_MS,
-    private readonly now: () => number = Date.now,
-  ) {}
-
-  get(prefix: string): KeyRecord | undefined {
-    if (!this.isLive()) return undefined;
-    const entry = this.entries.get(prefix);
-    if (entry && entry.expires > this.now()) {
-      this.stats.hits++;
-      return entry.record;
-    }
-    if (entry) this.entries.delete(prefix);
-    this.stats.misses++;
-    return undefined;
+  constructor(isLive: () => boolean, ttlMs = TTL_MS, now: () => number = Date.now) {
+    super({
+      isLive,
+      ttlMs,
+      now,
+      maxEntries: MAX_ENTRIES,
+      named: (kind, id) =>
+        kind === 'key'
+          ? (_prefix, record) => record.principal.keyId === id
+          : kind === 'workspace'
+            ? (_prefix, record) => record.principal.workspace?.id === id
+            : undefined,
+    });
   }
 
-  /** Call before reading the database; pass the result to `put`. */
-  begin(): number {
-    return this.generation;
-  }
-
-  put(prefix: string, record: KeyRecord, generation: number): void {
-    if (generation !== this.generation || !this.isLive()) return;
-    if (this.entries.size >= MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value as string);
-    this.entries.set(prefix, { record, expires: this.now() + this.ttlMs });
-  }
-
-  /** A NOTIFY payload: `key:<id>`, `workspace:<id>` or `flush` (anything unknown flushes too). */
-  invalidate(payload: string): void {
-    this.generation++;
-    this.stats.invalidations++;
-    const [kind, id] = payload.split(':', 2);
-    if (kind === 'key' && id) {
-      for (const [prefix, { record }] of this.entries) if (record.principal.keyId === id) this.entries.delete(prefix);
-    } else if (kind === 'workspace' && id) {
-      for (const [prefix, { record }] of this.entries) {
-        if (record.principal.workspace?.id === id) this.entries.delete(prefix);
-      }
-    } else {
-      this.entries.clear();
-    }
+  override invalidate(payload: string): void {
+    super.invalidate(payload);
     for (const observe of this.observers) observe('invalidation');
   }
 
-  flush(): void {
-    this.generation++;
-    this.stats.flushes++;
-    this.entries.clear();
+  override flush(): void {
+    super.flush();
     for (const observe of this.observers) observe('flush');
   }
 }

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { BrowserCapture } from '../../core/browser/browser-capture.ts';
+import { findVendorChallenge } from '../../core/plugin-api.ts';
 import type { ScanEvidence } from '../../core/scan/evidence.ts';
 import { readHtml } from '../../core/text/html-document.ts';
 import { parseTarget } from '../../core/url/target.ts';
@@ -19,7 +20,6 @@ import {
   STREAMING_CLONE,
 } from './phrase-families.ts';
 import { staticBehaviors } from './script-behaviors.ts';
-import { findVendorChallenge } from './vendor-challenges.ts';
 
 const catalogs = shippedCatalogs();
 const detector = plugin.create({ deps: catalogs, config: plugin.meta.defaultConfig! });

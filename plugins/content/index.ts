@@ -1,4 +1,12 @@
-import { BrandCatalog, brandOwning, defineDetector, type Finding, HostingCatalog } from '../../core/plugin-api.ts';
+import {
+  BrandCatalog,
+  brandOwning,
+  defineDetector,
+  type Finding,
+  findVendorChallenge,
+  HostingCatalog,
+  type VendorChallenge,
+} from '../../core/plugin-api.ts';
 import { credentialFunnel, hasTextEntry } from './credential-fields.ts';
 import { assessGate, isHoldingPage } from './evasion-gate.ts';
 import {
@@ -13,7 +21,6 @@ import { KIT_FLAGS, kitSignals } from './kit-signals.ts';
 import { assessLures, LURE_FLAGS, lureFindings } from './lure-assessment.ts';
 import { offsiteCredentialCtas, pageSurface } from './offsite-cta.ts';
 import { pageViewOf } from './page-view.ts';
-import { findVendorChallenge, type VendorChallenge } from './vendor-challenges.ts';
 
 const BRAND_CREDENTIAL_HARVEST = 'content:brand_credential_harvest';
 const FREE_HOSTING_CREDENTIAL_FORM = 'content:free_hosting_credential_form';

@@ -1,6 +1,6 @@
 // The one page the content detector judges, from the best source available: the browser's final DOM and observed
 // behaviours when Chromium ran, otherwise the fetched HTML of the last hop with its inline scripts read statically.
-import type { ScanEvidence } from '../../core/plugin-api.ts';
+import type { ScanEvidence, VendorChallenge } from '../../core/plugin-api.ts';
 import { type HtmlDocument, MAX_HTML_CHARS, parseTarget, readHtml, type Target } from '../../core/plugin-api.ts';
 import { type DecodedMarkup, decodeEncodedMarkup } from './encoded-markup.ts';
 import { type PageBehaviors, staticBehaviors } from './script-behaviors.ts';
@@ -15,7 +15,7 @@ export interface PageView {
   headers: Readonly<Record<string, string>>;
   behaviors: PageBehaviors;
   /** The browser's own verdict on a vendor challenge, when it ran. */
-  browserVendorChallenge?: string;
+  browserVendorChallenge?: VendorChallenge['vendor'];
   /** Markup the served page hid in encoded script literals (decoded statically; read into `doc` when no browser). */
   decoded: DecodedMarkup;
 }

@@ -28,7 +28,10 @@ test('each vendor is recognised from the signal it leaves', () => {
     ['akamai', { title: 'Access Denied', html: '<p>Reference #18.2f1b3e17 https://errors.edgesuite.net/18.2f</p>' }],
     ['akamai', { html: '<div id="sec-if-cpt-container"></div>' }],
     ['aws_waf', { urls: ['https://abc123.token.awswaf.com/abc123/challenge.js'] }],
-    ['turnstile', { html: '<div class="cf-turnstile" data-sitekey="x"></div>', visible_text: 'Verify you are human' }],
+    [
+      'cloudflare_turnstile',
+      { html: '<div class="cf-turnstile" data-sitekey="x"></div>', visible_text: 'Verify you are human' },
+    ],
     ['hcaptcha', { urls: ['https://js.hcaptcha.com/1/api.js'], visible_text: 'Please complete the security check' }],
   ];
   for (const [vendor, overrides] of cases) {

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { generateKeyPairSync, sign } from 'node:crypto';
 import { describe, it } from 'node:test';
 import { BatchSigner } from '../../core/contract/batch-signer.ts';
+import { canonicalJson, sha256Hex } from '../../core/contract/canonical-json.ts';
 import {
   closeSigner,
   contractCanonicalJson,
@@ -11,7 +12,6 @@ import {
   issueDecisionAsync,
   verifyDecision,
 } from '../../core/contract/decision-contract.ts';
-import { canonicalJson, sha256Hex } from '../../core/rules/ruleset.ts';
 
 describe('decision contract', () => {
   const { privateKey, publicKey } = generateKeyPairSync('ed25519');

@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { loadConfig, ROOT_DIR } from '../../core/config.ts';
-import { canonicalJson, sha256Hex } from '../../core/rules/ruleset.ts';
+import { canonicalJson, sha256Hex } from '../../core/contract/canonical-json.ts';
 import { purgePastAnonymousQuota } from '../../core/workspaces/quotas.ts';
 import { type Lab, startLab } from '../../lab/index.ts';
 import { writeSites } from '../lab/lab-fixtures.ts';

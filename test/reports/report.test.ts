@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { chromium } from 'playwright-core';
-import { chromiumAvailable, chromiumPath } from '../../core/browser/create-browser-capturer.ts';
+import { chromiumAvailable, chromiumPath } from '../../core/browser/chromium-launcher.ts';
 import { ROOT_DIR } from '../../core/config.ts';
 import { PluginCatalog } from '../../core/pipeline/plugin-catalog.ts';
 import { BrowserUnavailable, PdfRenderer } from '../../core/reports/pdf-renderer.ts';
