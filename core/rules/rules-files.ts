@@ -1,6 +1,7 @@
 import { injectionRulesSchema } from './injection-rules.ts';
 import {
   adjustmentsSchema,
+  agentScoringSchema,
   brandsSchema,
   categoriesSchema,
   compositesSchema,
@@ -60,6 +61,7 @@ export const RULES_FILES: readonly RulesFile[] = [
   { file: 'composites.json', schema: 'composites', merge: 'replace', hashed: true, required: true },
   { file: 'categories.json', schema: 'categories', merge: 'replace', hashed: true, required: true },
   { file: 'adjustments.json', schema: 'adjustments', merge: 'replace', hashed: true, required: true },
+  { file: 'agent-scoring.json', schema: 'agent-scoring', merge: 'replace', hashed: true, required: true },
   { file: 'scan-history.json', schema: 'scan-history', merge: 'replace', hashed: true, required: true },
   { file: 'detectors.json', schema: 'detectors', merge: 'by-plugin-id', hashed: true, required: false },
   { file: 'injection.json', schema: 'injection', merge: 'replace', hashed: true, required: true },
@@ -79,6 +81,7 @@ export const STATIC_SCHEMAS: Readonly<Record<string, object>> = {
   composites: compositesSchema,
   categories: categoriesSchema,
   adjustments: adjustmentsSchema,
+  'agent-scoring': agentScoringSchema,
   'scan-history': scanHistorySchema,
   injection: injectionRulesSchema,
   plans: plansSchema,
