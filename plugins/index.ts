@@ -39,7 +39,7 @@ export const PLUGINS: readonly PluginModule[] = [
   { detector: oauth, weights: oauthWeights, provides: { scoredResult: 'oauth_scope' } },
   { detector: promptInjection, weights: promptInjectionWeights, provides: { agentScreen: true } },
   { detector: ssl, weights: sslWeights },
-  { detector: toolPinning, weights: toolPinningWeights },
+  { detector: toolPinning, weights: toolPinningWeights, provides: { toolDefinition: true } },
   { detector: urlModel, weights: urlModelWeights },
   { detector: whois, weights: whoisWeights },
 ];

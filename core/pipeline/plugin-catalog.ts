@@ -16,6 +16,11 @@ export interface PluginProvides {
    * per feature.
    */
   featureFlag?: 'campaign_tagging';
+  /**
+   * It judges the MCP tool definition a tool call carries (`ctx.tool`): on the tool-call surface its flags' points
+   * are a part of `risk_score` of their own, next to the agent screen's and the tool policy's.
+   */
+  toolDefinition?: boolean;
   /** `detailed_results.<path>.flags` and `.score`: this plugin's fired flags and their weights' sum, added by core. */
   scoredResult?: string;
 }
@@ -80,6 +85,12 @@ export class PluginCatalog {
   /** The plugin that declared an emitted flag (composites included), if any. */
   ownerOf(flag: string): string | undefined {
     return this.declarationOf(flag)?.pluginId;
+  }
+
+  /** The roles of the plugin that declared an emitted flag (`{}` for none), so core sorts flags by role, not name. */
+  rolesOf(flag: string): PluginProvides {
+    const owner = this.ownerOf(flag);
+    return this.modules.find((m) => m.detector.meta.id === owner)?.provides ?? {};
   }
 
   /** The ids of the plugins whose findings wait for a workspace feature flag. */
