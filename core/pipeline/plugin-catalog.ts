@@ -1,7 +1,7 @@
 import type { DetectorDefinition, FlagMeta, Surface } from '../detector.ts';
 
 /**
- * What a plugin's output means to core beyond flags and `detailed_results` paths, declared on its index entry so
+ * What a plugin's output means to core beyond flags and `detailed_results` paths, declared in its `plugin` export so
  * core never looks a plugin up by id (Backstage-style extension points: core names the role, a plugin fills it).
  */
 export interface PluginProvides {
@@ -25,7 +25,10 @@ export interface PluginProvides {
   scoredResult?: string;
 }
 
-/** One entry of plugins/index.ts: the detector, the default weights shipped in its folder, and any role it fills. */
+/**
+ * One entry of plugins/index.ts, exported by the plugin's own index.ts as `plugin`: the detector, the default weights
+ * shipped in its folder, and any role it fills.
+ */
 export interface PluginModule {
   // biome-ignore lint/suspicious/noExplicitAny: deps and config differ per plugin; the registry only reads meta.
   detector: DetectorDefinition<any, any>;

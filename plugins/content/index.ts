@@ -1,4 +1,11 @@
-import { BrandCatalog, brandOwning, defineDetector, type Finding, HostingCatalog } from '../../core/plugin-api.ts';
+import {
+  BrandCatalog,
+  brandOwning,
+  defineDetector,
+  type Finding,
+  HostingCatalog,
+  type PluginModule,
+} from '../../core/plugin-api.ts';
 import { credentialFunnel, hasTextEntry } from './credential-fields.ts';
 import { assessGate, isHoldingPage } from './evasion-gate.ts';
 import {
@@ -14,6 +21,7 @@ import { assessLures, LURE_FLAGS, lureFindings } from './lure-assessment.ts';
 import { offsiteCredentialCtas, pageSurface } from './offsite-cta.ts';
 import { pageViewOf } from './page-view.ts';
 import { findVendorChallenge, type VendorChallenge } from './vendor-challenges.ts';
+import weights from './weights.json' with { type: 'json' };
 
 const BRAND_CREDENTIAL_HARVEST = 'content:brand_credential_harvest';
 const FREE_HOSTING_CREDENTIAL_FORM = 'content:free_hosting_credential_form';
@@ -28,7 +36,7 @@ const FLAGS = {
 /** Whether the page the scan's one-hop follow fetched is read when the scanned page asks for nothing itself. */
 export type ContentConfig = FollowedPageConfig;
 
-export default defineDetector<{ brands: BrandCatalog; hosting: HostingCatalog }, ContentConfig>({
+const detector = defineDetector<{ brands: BrandCatalog; hosting: HostingCatalog }, ContentConfig>({
   meta: {
     id: 'content',
     version: '1.1.0',
@@ -232,3 +240,8 @@ export default defineDetector<{ brands: BrandCatalog; hosting: HostingCatalog },
     },
   }),
 });
+
+export default detector;
+
+/** Its one line in plugins/index.ts: the detector, the weights shipped beside it and any role it fills. */
+export const plugin: PluginModule = { detector, weights };
