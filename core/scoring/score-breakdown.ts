@@ -145,7 +145,9 @@ export class Scorer {
 
   /** The agent screen's part: a high-severity screen scores `screen.high`, a low one its flags' points up to `low_max`. */
   async screenPoints(severity: AgentScreen['severity'], flags: readonly string[]): Promise<number> {
-    const screen = this.ruleset.agentScoring?.screen ?? { high: 100, low_max: 99 };
+    const screen = this.ruleset.agentScoring?.screen;
+    // No fallback numbers here: the screen's scores are rules (a Scorer built for scans alone has none).
+    if (!screen) throw new Error('screenPoints needs rules/agent-scoring.json (ruleset.agentScoring)');
     if (severity === 'high') return screen.high;
     if (severity === 'none') return 0;
     return Math.min(screen.low_max, await this.agentPoints(flags));
