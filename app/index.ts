@@ -29,6 +29,7 @@ import { ScanHistory } from '../core/scan/evidence.ts';
 import { EvidenceCollector } from '../core/scan/evidence-collector.ts';
 import { PostgresScanHistory } from '../core/scan/scan-history.ts';
 import { ScanService } from '../core/scan/scan-service.ts';
+import { Scorer } from '../core/scoring/score-breakdown.ts';
 import { registerSources } from '../core/sources/index.ts';
 import { subscribeEscalation } from '../core/tickets/escalation.ts';
 import { TicketService } from '../core/tickets/ticket-service.ts';
@@ -95,6 +96,7 @@ export async function createPreflight(config: AppConfig, opts: { db?: Database }
   container.registerInstance(HostingCatalog, new HostingCatalog(ruleset.hosting));
   container.registerInstance(InjectionRules, ruleset.injection);
   container.registerInstance(DecisionEngines, new DecisionEngines(ruleset));
+  container.registerInstance(Scorer, new Scorer(ruleset));
   container.registerInstance(AuditWriter, new AuditWriter(db.knex));
   // Evidence sources are registered before detectors are created, since detectors resolve them as deps.
   const cache = config.sources.cacheTtlMs === undefined ? {} : { cacheTtlMs: config.sources.cacheTtlMs };

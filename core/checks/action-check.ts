@@ -7,12 +7,13 @@ import { DecisionEngines } from '../decisions/decision-engines.ts';
 import { PluginCatalog } from '../pipeline/plugin-catalog.ts';
 import type { DetectorSet } from '../pipeline/run-detectors.ts';
 import { type Reputation, ReputationService } from '../reputation/reputation-service.ts';
-import { flatCanonicalJson, Ruleset, type Verdict } from '../rules/ruleset.ts';
-import { type RiskLevel, riskLevelOf } from '../scoring/risk-level.ts';
+import { flatCanonicalJson, type Verdict } from '../rules/ruleset.ts';
+import type { RiskLevel } from '../scoring/risk-level.ts';
+import { Scorer } from '../scoring/score-breakdown.ts';
 import { HostingCatalog } from '../url/catalogs.ts';
 import { parseTarget, type Target } from '../url/target.ts';
 import { AgentSurface } from './agent-surface.ts';
-import { flagExplanations, type InjectionSummary, promptInjectionView, screenScore } from './injection-summary.ts';
+import { flagExplanations, type InjectionSummary, promptInjectionView } from './injection-summary.ts';
 import { reasonsOf } from './reasons.ts';
 import type { CallContext, Sealed } from './seal.ts';
 
@@ -89,7 +90,7 @@ export class ActionCheck {
   constructor(
     @inject(AgentSurface) private readonly surface: AgentSurface,
     @inject(DecisionEngines) private readonly engines: DecisionEngines,
-    @inject(Ruleset) private readonly ruleset: Ruleset,
+    @inject(Scorer) private readonly scorer: Scorer,
     @inject(ReputationService) private readonly reputation: ReputationService,
     @inject(PluginCatalog) private readonly catalog: PluginCatalog,
     @inject(HostingCatalog) private readonly hosting: HostingCatalog,
@@ -122,15 +123,13 @@ export class ActionCheck {
         },
         assess: async ({ flags, injection }) => {
           reputation = await lookup;
-          const destinationFlags = flags.filter((f) => !f.startsWith('agent:'));
+          // The agent screen's flags score as the screen; every other flag (a deep scan's too) is the destination's.
+          const screenFlags = flags.filter((f) => this.catalog.rolesOf(f).agentScreen);
+          const destinationFlags = flags.filter((f) => !this.catalog.rolesOf(f).agentScreen);
           const destination = await this.destination(target, reputation, destinationFlags);
-          const screen = screenScore(
-            injection.severity,
-            flags.filter((f) => f.startsWith('agent:')),
-            this.ruleset.weights,
-          );
+          const screen = await this.scorer.screenPoints(injection.severity, screenFlags);
           const riskScore = Math.max(destination.score, screen, deep?.risk_score ?? 0);
-          const riskLevel = riskLevelOf(riskScore, this.ruleset.riskLevels);
+          const riskLevel = this.scorer.riskLevelOf(riskScore);
           const connector = connectorStatus(input.connector, policy.connectors);
           return {
             destination,
@@ -188,7 +187,11 @@ export class ActionCheck {
         reasons,
         warnings,
         flags,
-        flag_explanations: flagExplanations(runs, (f) => this.catalog.declarationOf(f), this.ruleset.weights),
+        flag_explanations: flagExplanations(
+          runs,
+          (f) => this.catalog.declarationOf(f),
+          (f) => this.scorer.agentWeightOf(f),
+        ),
         prompt_injection: promptInjectionView(injection),
         url_verdict: destination.verdict,
         ttl_seconds: sealed.decision.ttl_seconds,
@@ -200,10 +203,10 @@ export class ActionCheck {
 
   private async destination(target: Target, reputation: Reputation, destinationFlags: string[]) {
     const malicious = reputation.feedHits.length > 0;
-    const flagPoints = destinationFlags.reduce((sum, f) => sum + (this.ruleset.weights[f] ?? 0), 0);
+    const flagPoints = await this.scorer.agentPoints(destinationFlags, { known_good: reputation.knownGood });
     // An earlier full scan of this host in the workspace knows more than the URL's lexicon: its score counts.
-    const score = malicious ? 100 : Math.min(100, Math.max(flagPoints, reputation.priorScan?.score ?? 0));
-    const risk = riskLevelOf(score, this.ruleset.riskLevels);
+    const score = malicious ? 100 : Math.max(flagPoints, Math.min(100, reputation.priorScan?.score ?? 0));
+    const risk = this.scorer.riskLevelOf(score);
     const category = malicious
       ? reputation.feedHits[0]!.category
       : reputation.knownGood && destinationFlags.length === 0

@@ -1,9 +1,9 @@
 import { inject, injectable } from 'tsyringe';
 import type { DecisionContract } from '../contract/decision-contract.ts';
 import type { Decision } from '../decisions/decision-engine.ts';
-import { Ruleset, type Verdict } from '../rules/ruleset.ts';
+import type { Verdict } from '../rules/ruleset.ts';
+import { Scorer } from '../scoring/score-breakdown.ts';
 import { AgentSurface } from './agent-surface.ts';
-import { screenScore } from './injection-summary.ts';
 import type { CallContext, Sealed } from './seal.ts';
 
 export interface ContentCheckInput {
@@ -26,7 +26,7 @@ export interface ContentCheckResponse {
 export class ContentCheck {
   constructor(
     @inject(AgentSurface) private readonly surface: AgentSurface,
-    @inject(Ruleset) private readonly ruleset: Ruleset,
+    @inject(Scorer) private readonly scorer: Scorer,
   ) {}
 
   async check(input: ContentCheckInput, call: CallContext): Promise<{ response: ContentCheckResponse } & Sealed> {
@@ -35,8 +35,8 @@ export class ContentCheck {
         surface: 'agent_content',
         rules: 'content',
         detect: { text: input.content, url: input.url },
-        assess: ({ flags, injection: { severity, findings } }) => {
-          const score = screenScore(severity, flags, this.ruleset.weights);
+        assess: async ({ flags, injection: { severity, findings } }) => {
+          const score = await this.scorer.screenPoints(severity, flags);
           return {
             score,
             facts: {

@@ -1,28 +1,12 @@
 import type { AgentScreen } from '../detector.ts';
 import type { DetectorRun } from '../pipeline/run-detectors.ts';
 
-export type ScreenSeverity = AgentScreen['severity'];
-
 /** What the agent screen (the plugin providing `agentScreen`) found, as every agent surface reports it. */
 export type InjectionSummary = AgentScreen;
 
 export function injectionSummary(runs: readonly DetectorRun[]): InjectionSummary {
   const data = runs.find((r) => r.provides?.agentScreen)?.output?.data as InjectionSummary | undefined;
   return { severity: data?.severity ?? 'none', findings: data?.findings ?? [] };
-}
-
-/** Severity of the screen → score. A high-severity hit is the worst case, 100 (spec). */
-export function screenScore(
-  severity: ScreenSeverity,
-  flags: readonly string[],
-  weights: Record<string, number>,
-): number {
-  if (severity === 'high') return 100;
-  if (severity === 'none') return 0;
-  return Math.min(
-    99,
-    flags.reduce((sum, f) => sum + (weights[f] ?? 0), 0),
-  );
 }
 
 export function firedFlags(runs: readonly DetectorRun[]): string[] {
@@ -33,7 +17,7 @@ export function firedFlags(runs: readonly DetectorRun[]): string[] {
 export function flagExplanations(
   runs: readonly DetectorRun[],
   describe: (flag: string) => { description: string; pluginId: string } | undefined,
-  weights: Record<string, number>,
+  weightOf: (flag: string) => number,
 ): Record<string, { description: string; detector: string; weight: number; evidence: string[] }> {
   const out: Record<string, { description: string; detector: string; weight: number; evidence: string[] }> = {};
   for (const run of runs) {
@@ -42,7 +26,7 @@ export function flagExplanations(
       out[f.flag] ??= {
         description: meta?.description ?? '',
         detector: meta?.pluginId ?? run.pluginId,
-        weight: weights[f.flag] ?? 0,
+        weight: weightOf(f.flag),
         evidence: [],
       };
       if (f.detail && !out[f.flag]!.evidence.includes(f.detail)) out[f.flag]!.evidence.push(f.detail);

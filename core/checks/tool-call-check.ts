@@ -12,7 +12,8 @@ import type { DecisionContract } from '../contract/decision-contract.ts';
 import type { Decision } from '../decisions/decision-engine.ts';
 import { PluginCatalog } from '../pipeline/plugin-catalog.ts';
 import { canonicalJson, Ruleset, type Verdict } from '../rules/ruleset.ts';
-import { type RiskLevel, riskLevelOf } from '../scoring/risk-level.ts';
+import type { RiskLevel } from '../scoring/risk-level.ts';
+import { Scorer } from '../scoring/score-breakdown.ts';
 import {
   definitionHashes,
   type PinObservation,
@@ -20,7 +21,7 @@ import {
   ToolPinStore,
 } from '../tool-pins/tool-pin-store.ts';
 import { AgentSurface } from './agent-surface.ts';
-import { flagExplanations, type InjectionSummary, promptInjectionView, screenScore } from './injection-summary.ts';
+import { flagExplanations, type InjectionSummary, promptInjectionView } from './injection-summary.ts';
 import { stringLeaves } from './json-leaves.ts';
 import { reasonsOf } from './reasons.ts';
 import type { CallContext, Sealed } from './seal.ts';
@@ -59,15 +60,13 @@ export interface ToolCallResponse {
   tool_pin?: PinObservation;
 }
 
-/** Flags of the tool-pinning detector: their weights count towards risk_score like the screen's. */
-const PIN_FLAGS = new Set(['agent:tool_definition_changed', 'agent:tool_description_injection']);
-
 /** A tool call: workspace tool policy + connector governance + injection screen of the arguments + high impact. */
 @injectable()
 export class ToolCallCheck {
   constructor(
     @inject(AgentSurface) private readonly surface: AgentSurface,
     @inject(Ruleset) private readonly ruleset: Ruleset,
+    @inject(Scorer) private readonly scorer: Scorer,
     @inject(PluginCatalog) private readonly catalog: PluginCatalog,
     @inject(ToolPinStore) private readonly pins: ToolPinStore,
   ) {}
@@ -108,14 +107,12 @@ export class ToolCallCheck {
               }
             : {}),
         },
-        assess: ({ flags, injection }) => ({
+        assess: async ({ flags, injection }) => ({
+          // The highest part: the screen (over every flag), a blocking tool policy, the tool definition's flags.
           riskScore: Math.max(
-            screenScore(injection.severity, flags, this.ruleset.weights),
+            await this.scorer.screenPoints(injection.severity, flags),
             toolPolicy.decision === 'block' ? 100 : 0,
-            Math.min(
-              100,
-              flags.filter((f) => PIN_FLAGS.has(f)).reduce((sum, f) => sum + (this.ruleset.weights[f] ?? 0), 0),
-            ),
+            await this.scorer.agentPoints(flags.filter((f) => this.catalog.rolesOf(f).toolDefinition)),
           ),
           facts: {
             tool_policy_decision: toolPolicy.decision,
@@ -147,11 +144,15 @@ export class ToolCallCheck {
         connector: { name: connectorName ?? null, status: connector },
         high_impact: { matched: highImpact !== undefined, pattern: highImpact ?? null },
         risk_score: riskScore,
-        risk_level: riskLevelOf(riskScore, this.ruleset.riskLevels),
+        risk_level: this.scorer.riskLevelOf(riskScore),
         reasons,
         warnings,
         flags,
-        flag_explanations: flagExplanations(runs, (f) => this.catalog.declarationOf(f), this.ruleset.weights),
+        flag_explanations: flagExplanations(
+          runs,
+          (f) => this.catalog.declarationOf(f),
+          (f) => this.scorer.agentWeightOf(f),
+        ),
         prompt_injection: promptInjectionView(injection),
         ttl_seconds: sealed.decision.ttl_seconds,
         decision: sealed.decision,

@@ -2,18 +2,12 @@ import { simpleParser } from 'mailparser';
 import { getDomain } from 'tldts';
 import { inject, injectable } from 'tsyringe';
 import { ActionCheck } from '../checks/action-check.ts';
-import {
-  firedFlags,
-  flagExplanations,
-  injectionSummary,
-  promptInjectionView,
-  screenScore,
-} from '../checks/injection-summary.ts';
+import { firedFlags, flagExplanations, injectionSummary, promptInjectionView } from '../checks/injection-summary.ts';
 import type { CallContext } from '../checks/seal.ts';
 import { PluginCatalog } from '../pipeline/plugin-catalog.ts';
 import { DetectorSet } from '../pipeline/run-detectors.ts';
-import { Ruleset } from '../rules/ruleset.ts';
-import { type RiskLevel, riskLevelOf } from '../scoring/risk-level.ts';
+import type { RiskLevel } from '../scoring/risk-level.ts';
+import { Scorer } from '../scoring/score-breakdown.ts';
 import { htmlToText } from '../text/html-text.ts';
 import { parseTarget } from '../url/target.ts';
 import { attachmentRisk } from './attachment-risk.ts';
@@ -60,7 +54,7 @@ export class EmailProtector {
   constructor(
     @inject(ActionCheck) private readonly actionCheck: ActionCheck,
     @inject(DetectorSet) private readonly detectors: DetectorSet,
-    @inject(Ruleset) private readonly ruleset: Ruleset,
+    @inject(Scorer) private readonly scorer: Scorer,
     @inject(PluginCatalog) private readonly catalog: PluginCatalog,
   ) {}
 
@@ -85,17 +79,17 @@ export class EmailProtector {
     const runs = [...emailRuns, ...screenRuns];
     const flags = firedFlags(runs);
     const injection = injectionSummary(screenRuns);
-    const weights = this.ruleset.weights;
-    const emailPoints = flags.filter((f) => f.startsWith('email:')).reduce((sum, f) => sum + (weights[f] ?? 0), 0);
-    const screen = screenScore(
-      injection.severity,
-      flags.filter((f) => f.startsWith('agent:')),
-      weights,
-    );
-    const score = Math.min(100, Math.max(emailPoints, screen));
-    const riskLevel = riskLevelOf(score, this.ruleset.riskLevels);
+    // Two parts, the higher wins: the message's own flags, and the agent screen's over its text.
+    const emailPoints = await this.scorer.agentPoints(firedFlags(emailRuns));
+    const screen = await this.scorer.screenPoints(injection.severity, firedFlags(screenRuns));
+    const score = Math.max(emailPoints, screen);
+    const riskLevel = this.scorer.riskLevelOf(score);
     const verdict = verdictOf(riskLevel);
-    const explanations = flagExplanations(runs, (f) => this.catalog.declarationOf(f), weights);
+    const explanations = flagExplanations(
+      runs,
+      (f) => this.catalog.declarationOf(f),
+      (f) => this.scorer.agentWeightOf(f),
+    );
     const reasons = Object.entries(explanations).map(
       ([flag, e]) => `${flag}: ${e.evidence.join('; ') || e.description}`,
     );

@@ -1,7 +1,7 @@
 import type { DetectorDefinition, FlagMeta, Surface } from '../detector.ts';
 
 /**
- * What a plugin's output means to core beyond flags and `detailed_results` paths, declared on its index entry so
+ * What a plugin's output means to core beyond flags and `detailed_results` paths, declared in its `plugin` export so
  * core never looks a plugin up by id (Backstage-style extension points: core names the role, a plugin fills it).
  */
 export interface PluginProvides {
@@ -16,11 +16,19 @@ export interface PluginProvides {
    * per feature.
    */
   featureFlag?: 'campaign_tagging';
+  /**
+   * It judges the MCP tool definition a tool call carries (`ctx.tool`): on the tool-call surface its flags' points
+   * are a part of `risk_score` of their own, next to the agent screen's and the tool policy's.
+   */
+  toolDefinition?: boolean;
   /** `detailed_results.<path>.flags` and `.score`: this plugin's fired flags and their weights' sum, added by core. */
   scoredResult?: string;
 }
 
-/** One entry of plugins/index.ts: the detector, the default weights shipped in its folder, and any role it fills. */
+/**
+ * One entry of plugins/index.ts, exported by the plugin's own index.ts as `plugin`: the detector, the default weights
+ * shipped in its folder, and any role it fills.
+ */
 export interface PluginModule {
   // biome-ignore lint/suspicious/noExplicitAny: deps and config differ per plugin; the registry only reads meta.
   detector: DetectorDefinition<any, any>;
@@ -80,6 +88,12 @@ export class PluginCatalog {
   /** The plugin that declared an emitted flag (composites included), if any. */
   ownerOf(flag: string): string | undefined {
     return this.declarationOf(flag)?.pluginId;
+  }
+
+  /** The roles of the plugin that declared an emitted flag (`{}` for none), so core sorts flags by role, not name. */
+  rolesOf(flag: string): PluginProvides {
+    const owner = this.ownerOf(flag);
+    return this.modules.find((m) => m.detector.meta.id === owner)?.provides ?? {};
   }
 
   /** The ids of the plugins whose findings wait for a workspace feature flag. */

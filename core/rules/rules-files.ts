@@ -47,6 +47,7 @@ export const RULES_FILES: readonly RulesFile[] = [
   { file: 'composites.json', schema: 'composites', merge: 'replace', hashed: true, required: true },
   { file: 'categories.json', schema: 'categories', merge: 'replace', hashed: true, required: true },
   { file: 'adjustments.json', schema: 'adjustments', merge: 'replace', hashed: true, required: true },
+  { file: 'agent-scoring.json', schema: 'agent-scoring', merge: 'replace', hashed: true, required: true },
   { file: 'scan-history.json', schema: 'scan-history', merge: 'replace', hashed: true, required: true },
   { file: 'detectors.json', schema: 'detectors', merge: 'by-plugin-id', hashed: true, required: false },
   { file: 'injection.json', schema: 'injection', merge: 'replace', hashed: true, required: true },

@@ -94,6 +94,14 @@ export interface CategoryRule {
   flags?: string[];
 }
 
+/** rules/agent-scoring.json: which parts of the scan's arithmetic the agent surfaces score with. */
+export interface AgentScoring {
+  category_caps: boolean;
+  adjustments: boolean;
+  prefix_weights: boolean;
+  screen: { high: number; low_max: number };
+}
+
 export interface AdjustmentRule {
   name: string;
   conditions: RuleCondition;
@@ -132,6 +140,7 @@ export interface Ruleset {
   composites: CompositeRule[];
   categories: Record<string, CategoryRule>;
   adjustments: AdjustmentRule[];
+  agentScoring: AgentScoring;
   /** rules/plans.json: quotas, not verdict rules, so outside `hash` (a quota change re-signs no verdict). */
   plans: Plans;
   /** rules/scan-history.json: the risk levels that make an earlier scan count as flagged. */
@@ -306,6 +315,8 @@ export function loadRuleset(dir: string, catalog: PluginCatalog): Ruleset {
     checkFacts(ADJUSTMENT_FACTS, rule.conditions, path.join(dir, 'adjustments.json'), `/rules/${i}`, catalog, problems);
   }
 
+  const agentScoring = replaced<AgentScoring>(dir, 'agent-scoring.json', problems);
+
   const detectors = detectorConfigs(dir, catalog, problems);
   const injection = loadInjectionRules(dir, problems);
   const scanHistory = replaced<{ flagged_risk_levels: string[] }>(dir, 'scan-history.json', problems);
@@ -327,6 +338,7 @@ export function loadRuleset(dir: string, catalog: PluginCatalog): Ruleset {
     !composites ||
     !categories ||
     !adjustments ||
+    !agentScoring ||
     !plans ||
     !scanHistory ||
     !injection
@@ -345,6 +357,7 @@ export function loadRuleset(dir: string, catalog: PluginCatalog): Ruleset {
     composites: composites.composites,
     categories: categories.categories,
     adjustments: adjustments.rules,
+    agentScoring,
     scanHistory: { flagged_risk_levels: scanHistory.flagged_risk_levels },
     detectors,
     injection,

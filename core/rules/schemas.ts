@@ -243,6 +243,33 @@ export const categoriesSchema = {
   },
 } as const;
 
+/**
+ * rules/agent-scoring.json: how the one Scorer scores flags on the agent surfaces (content, action, tool call,
+ * email). Each switch turns on a part of the scan's arithmetic there; the screen scores a high-severity finding
+ * `screen.high` and a low-severity screen at most `screen.low_max`.
+ */
+export const agentScoringSchema = {
+  $id: 'agent-scoring',
+  type: 'object',
+  required: ['category_caps', 'adjustments', 'prefix_weights', 'screen'],
+  additionalProperties: false,
+  properties: {
+    $comment: { type: 'string' },
+    category_caps: { type: 'boolean' },
+    adjustments: { type: 'boolean' },
+    prefix_weights: { type: 'boolean' },
+    screen: {
+      type: 'object',
+      required: ['high', 'low_max'],
+      additionalProperties: false,
+      properties: {
+        high: { type: 'number', minimum: 0, maximum: 100 },
+        low_max: { type: 'number', minimum: 0, maximum: 100 },
+      },
+    },
+  },
+} as const;
+
 export const adjustmentsSchema = rulesFileSchema('adjustments', {
   type: 'adjustment',
   params: {
@@ -354,6 +381,7 @@ export const STATIC_SCHEMAS: Readonly<Record<string, object>> = {
   composites: compositesSchema,
   categories: categoriesSchema,
   adjustments: adjustmentsSchema,
+  'agent-scoring': agentScoringSchema,
   'scan-history': scanHistorySchema,
   injection: injectionRulesSchema,
   'injection-patterns': injectionPatternRulesSchema,

@@ -1,4 +1,4 @@
-import type { ScanEvidence } from '../../core/plugin-api.ts';
+import type { PluginModule, ScanEvidence } from '../../core/plugin-api.ts';
 import { BrandCatalog, type DetectorOutput, defineDetector, type Finding } from '../../core/plugin-api.ts';
 import { findImpersonation, type ImpersonationHit } from '../_shared/brand-matching/impersonation.ts';
 import {
@@ -11,6 +11,7 @@ import {
 import { ctSiblingImpersonation, type SiblingImpersonation } from './ct-siblings.ts';
 import { type ForeignIdentity, foreignIdentityOf, foreignPageIdentity } from './foreign-identity.ts';
 import { type PageImpersonation, pageImpersonation, pageImpersonationOf } from './page-impersonation.ts';
+import weights from './weights.json' with { type: 'json' };
 
 const TECHNIQUE_WORDING: Record<ImpersonationHit['technique'], string> = {
   brand_token_in_subdomain: 'brand name in a subdomain',
@@ -127,7 +128,7 @@ function detectScan(evidence: ScanEvidence, brands: BrandCatalog, config: BrandC
 /** Whether the page identity of the page the scan's one-hop follow fetched is read. */
 export type BrandConfig = FollowedPageConfig;
 
-export default defineDetector<{ brands: BrandCatalog }, BrandConfig>({
+const detector = defineDetector<{ brands: BrandCatalog }, BrandConfig>({
   meta: {
     id: 'brand',
     version: '1.1.0',
@@ -178,3 +179,8 @@ export default defineDetector<{ brands: BrandCatalog }, BrandConfig>({
     },
   }),
 });
+
+export default detector;
+
+/** Its one line in plugins/index.ts: the detector, the weights shipped beside it and any role it fills. */
+export const plugin: PluginModule = { detector, weights };

@@ -1,7 +1,15 @@
-import { BrandCatalog, defineDetector, type Finding, HostingCatalog, ScanHistory } from '../../core/plugin-api.ts';
+import {
+  BrandCatalog,
+  defineDetector,
+  type Finding,
+  HostingCatalog,
+  type PluginModule,
+  ScanHistory,
+} from '../../core/plugin-api.ts';
 import { clusterableFingerprints } from '../_shared/fingerprints.ts';
 import { type Cluster, clusterOf } from './cluster.ts';
 import { CAMPAIGN_CONFIG_SCHEMA, type CampaignConfig, DEFAULT_CAMPAIGN_CONFIG } from './config.ts';
+import weights from './weights.json' with { type: 'json' };
 
 interface Deps {
   history: ScanHistory;
@@ -34,7 +42,7 @@ function findings(cluster: Cluster, config: CampaignConfig): Finding[] {
   return out;
 }
 
-export default defineDetector<Deps, CampaignConfig>({
+const detector = defineDetector<Deps, CampaignConfig>({
   meta: {
     id: 'campaign',
     version: '1.0.0',
@@ -79,3 +87,8 @@ export default defineDetector<Deps, CampaignConfig>({
     },
   }),
 });
+
+export default detector;
+
+/** Its one line in plugins/index.ts: the detector, the weights shipped beside it and any role it fills. */
+export const plugin: PluginModule = { detector, weights, provides: { featureFlag: 'campaign_tagging' } };

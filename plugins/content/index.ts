@@ -5,6 +5,7 @@ import {
   type Finding,
   findVendorChallenge,
   HostingCatalog,
+  type PluginModule,
   type VendorChallenge,
 } from '../../core/plugin-api.ts';
 import { credentialFunnel, hasTextEntry } from './credential-fields.ts';
@@ -21,6 +22,7 @@ import { KIT_FLAGS, kitSignals } from './kit-signals.ts';
 import { assessLures, LURE_FLAGS, lureFindings } from './lure-assessment.ts';
 import { offsiteCredentialCtas, pageSurface } from './offsite-cta.ts';
 import { pageViewOf } from './page-view.ts';
+import weights from './weights.json' with { type: 'json' };
 
 const BRAND_CREDENTIAL_HARVEST = 'content:brand_credential_harvest';
 const FREE_HOSTING_CREDENTIAL_FORM = 'content:free_hosting_credential_form';
@@ -35,7 +37,7 @@ const FLAGS = {
 /** Whether the page the scan's one-hop follow fetched is read when the scanned page asks for nothing itself. */
 export type ContentConfig = FollowedPageConfig;
 
-export default defineDetector<{ brands: BrandCatalog; hosting: HostingCatalog }, ContentConfig>({
+const detector = defineDetector<{ brands: BrandCatalog; hosting: HostingCatalog }, ContentConfig>({
   meta: {
     id: 'content',
     version: '1.1.0',
@@ -239,3 +241,8 @@ export default defineDetector<{ brands: BrandCatalog; hosting: HostingCatalog },
     },
   }),
 });
+
+export default detector;
+
+/** Its one line in plugins/index.ts: the detector, the weights shipped beside it and any role it fills. */
+export const plugin: PluginModule = { detector, weights };

@@ -1,4 +1,4 @@
-import type { Lookup } from '../../core/plugin-api.ts';
+import type { Lookup, PluginModule } from '../../core/plugin-api.ts';
 import { CtClient, type CtEntry, type DetectionContext, defineDetector, type Finding } from '../../core/plugin-api.ts';
 import { CT_CONFIG_SCHEMA, type CtConfig, DEFAULT_CT_CONFIG } from './config.ts';
 import {
@@ -12,6 +12,7 @@ import {
   summaryLines,
 } from './footprint.ts';
 import { siblingDomains } from './sibling-domains.ts';
+import weights from './weights.json' with { type: 'json' };
 
 interface Footprint {
   entries: readonly CtEntry[];
@@ -39,7 +40,7 @@ async function footprintOf(
   return { entries: [...hostEntries, ...site.value.filter((e) => !seen.has(e.id))], scope: [target.host, target.site] };
 }
 
-export default defineDetector<{ ct: CtClient }, CtConfig>({
+const detector = defineDetector<{ ct: CtClient }, CtConfig>({
   meta: {
     id: 'ct',
     version: '1.0.0',
@@ -93,3 +94,8 @@ export default defineDetector<{ ct: CtClient }, CtConfig>({
     },
   }),
 });
+
+export default detector;
+
+/** Its one line in plugins/index.ts: the detector, the weights shipped beside it and any role it fills. */
+export const plugin: PluginModule = { detector, weights };

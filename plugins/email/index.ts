@@ -1,5 +1,12 @@
-import { attachmentRisk, BrandCatalog, defineDetector, type Finding } from '../../core/plugin-api.ts';
+import {
+  attachmentRisk,
+  BrandCatalog,
+  defineDetector,
+  type Finding,
+  type PluginModule,
+} from '../../core/plugin-api.ts';
 import { brandTokensIn, lookalikeBrandTokensIn } from '../_shared/brand-matching/brand-tokens.ts';
+import weights from './weights.json' with { type: 'json' };
 
 const FAILING = new Set(['fail', 'softfail', 'permerror']);
 
@@ -7,7 +14,7 @@ const FAILING = new Set(['fail', 'softfail', 'permerror']);
  * Email protection: sender-identity headers, the receiving server's Authentication-Results, attachment types and
  * the links' fast-check verdicts (computed by core/email before this runs). Pure: no I/O.
  */
-export default defineDetector({
+const detector = defineDetector({
   meta: {
     id: 'email',
     version: '1.0.0',
@@ -122,3 +129,8 @@ export default defineDetector({
     },
   }),
 });
+
+export default detector;
+
+/** Its one line in plugins/index.ts: the detector, the weights shipped beside it and any role it fills. */
+export const plugin: PluginModule = { detector, weights };

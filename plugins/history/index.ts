@@ -1,4 +1,4 @@
-import type { Lookup } from '../../core/plugin-api.ts';
+import type { Lookup, PluginModule } from '../../core/plugin-api.ts';
 import {
   type DetectionContext,
   defineDetector,
@@ -15,6 +15,7 @@ import {
   summariseHistory,
   thinFinding,
 } from './public-footprint.ts';
+import weights from './weights.json' with { type: 'json' };
 
 interface Presence {
   history: DomainHistory;
@@ -43,7 +44,7 @@ async function presenceOf(
   return { history: summariseHistory([...hostCaptures, ...site.value], config), scope: [target.host, target.site] };
 }
 
-export default defineDetector<{ history: HistoryClient }, HistoryConfig>({
+const detector = defineDetector<{ history: HistoryClient }, HistoryConfig>({
   meta: {
     id: 'history',
     version: '1.0.0',
@@ -91,3 +92,8 @@ export default defineDetector<{ history: HistoryClient }, HistoryConfig>({
     },
   }),
 });
+
+export default detector;
+
+/** Its one line in plugins/index.ts: the detector, the weights shipped beside it and any role it fills. */
+export const plugin: PluginModule = { detector, weights };

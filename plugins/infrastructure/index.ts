@@ -1,9 +1,10 @@
-import { BrandCatalog, defineDetector, HostingCatalog, ScanHistory } from '../../core/plugin-api.ts';
+import { BrandCatalog, defineDetector, HostingCatalog, type PluginModule, ScanHistory } from '../../core/plugin-api.ts';
 import { DEFAULT_INFRASTRUCTURE_CONFIG, INFRASTRUCTURE_CONFIG_SCHEMA, type InfrastructureConfig } from './config.ts';
 import { nameSurface } from './name-surface.ts';
 import { detectScan, type ScanDeps } from './scan.ts';
+import weights from './weights.json' with { type: 'json' };
 
-export default defineDetector<ScanDeps, InfrastructureConfig>({
+const detector = defineDetector<ScanDeps, InfrastructureConfig>({
   meta: {
     id: 'infrastructure',
     version: '1.1.0',
@@ -65,3 +66,8 @@ export default defineDetector<ScanDeps, InfrastructureConfig>({
     },
   }),
 });
+
+export default detector;
+
+/** Its one line in plugins/index.ts: the detector, the weights shipped beside it and any role it fills. */
+export const plugin: PluginModule = { detector, weights };

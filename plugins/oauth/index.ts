@@ -1,4 +1,4 @@
-import type { ScanEvidence } from '../../core/plugin-api.ts';
+import type { PluginModule, ScanEvidence } from '../../core/plugin-api.ts';
 import {
   BrandCatalog,
   defineDetector,
@@ -8,6 +8,7 @@ import {
   type Target,
 } from '../../core/plugin-api.ts';
 import { analyzeOAuth, hasOAuthEvidence, type OAuthAnalysis } from './analyze.ts';
+import weights from './weights.json' with { type: 'json' };
 
 /** The page the scan ended on (browser first, then the plain fetch), when it parses as an http(s) URL. */
 function landingTarget(evidence: ScanEvidence): Target | undefined {
@@ -53,7 +54,7 @@ function findingsOf(a: OAuthAnalysis, host: string): Finding[] {
   return findings;
 }
 
-export default defineDetector({
+const detector = defineDetector({
   meta: {
     id: 'oauth',
     version: '1.0.0',
@@ -103,3 +104,8 @@ export default defineDetector({
     },
   }),
 });
+
+export default detector;
+
+/** Its one line in plugins/index.ts: the detector, the weights shipped beside it and any role it fills. */
+export const plugin: PluginModule = { detector, weights, provides: { scoredResult: 'oauth_scope' } };

@@ -1,9 +1,10 @@
-import { type AgentScreenFinding, defineDetector, InjectionRules } from '../../core/plugin-api.ts';
+import { type AgentScreenFinding, defineDetector, InjectionRules, type PluginModule } from '../../core/plugin-api.ts';
 import type { PatternRules } from './pattern-rules.ts';
 import { shippedModel } from './scorer/shipped.ts';
 import { checkScreenRules, type InjectionFinding, type LearnedScreen, screenText } from './screen.ts';
+import weights from './weights.json' with { type: 'json' };
 
-export default defineDetector({
+const detector = defineDetector({
   meta: {
     id: 'prompt-injection',
     version: '1.0.0',
@@ -57,3 +58,8 @@ export default defineDetector({
     };
   },
 });
+
+export default detector;
+
+/** Its one line in plugins/index.ts: the detector, the weights shipped beside it and any role it fills. */
+export const plugin: PluginModule = { detector, weights, provides: { agentScreen: true } };

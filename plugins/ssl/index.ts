@@ -1,10 +1,11 @@
-import { defineDetector, type Finding } from '../../core/plugin-api.ts';
+import { defineDetector, type Finding, type PluginModule } from '../../core/plugin-api.ts';
 import { certificateFields, recentCertificateFinding } from './certificate.ts';
 import { DEFAULT_SSL_CONFIG, SSL_CONFIG_SCHEMA, type SslConfig } from './config.ts';
 import { hostContext, hostContextLines } from './host-context.ts';
 import { missingHstsFinding } from './hsts.ts';
+import weights from './weights.json' with { type: 'json' };
 
-export default defineDetector<Record<string, never>, SslConfig>({
+const detector = defineDetector<Record<string, never>, SslConfig>({
   meta: {
     id: 'ssl',
     version: '1.0.0',
@@ -46,3 +47,8 @@ export default defineDetector<Record<string, never>, SslConfig>({
     },
   }),
 });
+
+export default detector;
+
+/** Its one line in plugins/index.ts: the detector, the weights shipped beside it and any role it fills. */
+export const plugin: PluginModule = { detector, weights };

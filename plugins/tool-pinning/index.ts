@@ -1,6 +1,7 @@
-import { defineDetector, type Finding, stringLeaves } from '../../core/plugin-api.ts';
+import { defineDetector, type Finding, type PluginModule, stringLeaves } from '../../core/plugin-api.ts';
 import { screenText } from '../prompt-injection/screen.ts';
 import { toolPoisoningCues } from './poisoning-cues.ts';
+import weights from './weights.json' with { type: 'json' };
 
 export interface ToolDescriptionFinding {
   category: string;
@@ -14,7 +15,7 @@ export interface ToolDescriptionFinding {
  * turns the comparison into flags and screens the definition itself for instructions aimed at the model, since a
  * tool description is read by the model as trusted context ("tool poisoning").
  */
-export default defineDetector({
+const detector = defineDetector({
   meta: {
     id: 'tool-pinning',
     version: '1.0.0',
@@ -69,6 +70,11 @@ export default defineDetector({
     },
   }),
 });
+
+export default detector;
+
+/** Its one line in plugins/index.ts: the detector, the weights shipped beside it and any role it fills. */
+export const plugin: PluginModule = { detector, weights, provides: { toolDefinition: true } };
 
 function label(tool: { name: string; server: string }): string {
   return tool.server ? `${tool.server}/${tool.name}` : tool.name;

@@ -1,6 +1,7 @@
-import { BrandCatalog, defineDetector, HostingCatalog } from '../../core/plugin-api.ts';
+import { BrandCatalog, defineDetector, HostingCatalog, type PluginModule } from '../../core/plugin-api.ts';
 import { isScorable } from './gate.ts';
 import { scoreUrl, shippedModel } from './model.ts';
+import weights from './weights.json' with { type: 'json' };
 
 export interface UrlModelConfig {
   /** Score from which `url:learned_phishing_likelihood` fires (rules/detectors.json names it in the ruleset hash). */
@@ -13,7 +14,7 @@ export interface UrlModelConfig {
  */
 export const DEFAULT_URL_MODEL_CONFIG: UrlModelConfig = { threshold: 0.993 };
 
-export default defineDetector<{ brands: BrandCatalog; hosting: HostingCatalog }, UrlModelConfig>({
+const detector = defineDetector<{ brands: BrandCatalog; hosting: HostingCatalog }, UrlModelConfig>({
   meta: {
     id: 'url-model',
     version: '1.0.0',
@@ -63,3 +64,8 @@ export default defineDetector<{ brands: BrandCatalog; hosting: HostingCatalog },
     };
   },
 });
+
+export default detector;
+
+/** Its one line in plugins/index.ts: the detector, the weights shipped beside it and any role it fills. */
+export const plugin: PluginModule = { detector, weights };

@@ -1,8 +1,9 @@
-import { defineDetector } from '../../core/plugin-api.ts';
+import { defineDetector, type PluginModule } from '../../core/plugin-api.ts';
 import { DEFAULT_WHOIS_CONFIG, WHOIS_CONFIG_SCHEMA, type WhoisConfig } from './config.ts';
 import { registrationFindings, summariseRegistration } from './registration-age.ts';
+import weights from './weights.json' with { type: 'json' };
 
-export default defineDetector<Record<string, never>, WhoisConfig>({
+const detector = defineDetector<Record<string, never>, WhoisConfig>({
   meta: {
     id: 'whois',
     version: '1.0.0',
@@ -36,3 +37,8 @@ export default defineDetector<Record<string, never>, WhoisConfig>({
     },
   }),
 });
+
+export default detector;
+
+/** Its one line in plugins/index.ts: the detector, the weights shipped beside it and any role it fills. */
+export const plugin: PluginModule = { detector, weights };
