@@ -34,6 +34,7 @@ export type { TlsFacts } from './sources/tls-inspector.ts';
 export type { FormField, HtmlDocument, HtmlForm } from './text/html-document.ts';
 export { MAX_HTML_CHARS, readHtml } from './text/html-document.ts';
 export { htmlToText } from './text/html-text.ts';
+export { type HtmlTokenHandler, MAX_TAG_CHARS, tokenizeHtml } from './text/html-tokenizer.ts';
 export { brandOwning, isBrandAccountTenant } from './url/brand-ownership.ts';
 export type { FreeHostingMatch } from './url/catalogs.ts';
 export { BrandCatalog, HostingCatalog } from './url/catalogs.ts';

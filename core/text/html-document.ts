@@ -1,13 +1,14 @@
 // A small, linear HTML reader: just the parts of a page the scan reads (visible text, links, forms and their
 // fields, inline scripts): the content and brand detectors judge pages with it, and the scan's one-hop follow finds
-// a page's call to action with it. It never backtracks: every step moves forward with indexOf or a
-// bounded, sticky regex, so a hostile page costs time proportional to its (capped) length.
-import { decodeHTML, decodeHTMLAttribute } from 'entities';
+// a page's call to action with it. The markup is read by the bounded tokenizer (html-tokenizer.ts); this module
+// builds the document from its tokens.
+import { decodeHTML } from 'entities';
+import { parseAttributes, tokenizeHtml } from './html-tokenizer.ts';
+
+export { parseAttributes } from './html-tokenizer.ts';
 
 /** Pages are judged on their first 1 MB (the fetcher's body cap): kits inline megabytes of CSS before the form. */
 export const MAX_HTML_CHARS = 1_000_000;
-/** A longer tag is garbage or an attack; it is skipped, not parsed. */
-const MAX_TAG_CHARS = 4096;
 const MAX_TEXT_CHARS = 100_000;
 const MAX_ITEMS = 500;
 
@@ -54,53 +55,6 @@ export interface HtmlDocument {
   icons: string[];
   /** Text of buttons and submit inputs, inside or outside forms (≤ 200). */
   buttons: string[];
-}
-
-/** Elements whose content is not markup: their text is read raw up to the matching close tag. */
-const RAW_TEXT_ELEMENTS = new Set(['script', 'style', 'title', 'textarea', 'noscript', 'template', 'xmp']);
-const TAG_OPEN = /<(\/?)([a-zA-Z][a-zA-Z0-9-]{0,31})/y;
-const ATTRIBUTE = /([^\s"'>/=]{1,64})(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]{1,2048})))?/g;
-
-/** Attributes of one start tag (its source, already bounded). Names lower-cased, values entity-decoded. */
-export function parseAttributes(tagSource: string): Record<string, string> {
-  const attrs: Record<string, string> = {};
-  const body = tagSource.replace(/^<[a-zA-Z][a-zA-Z0-9-]{0,31}/, '').replace(/\/?>$/, '');
-  for (const m of body.matchAll(ATTRIBUTE)) {
-    const name = m[1]!.toLowerCase();
-    if (name in attrs) continue;
-    attrs[name] = decodeHTMLAttribute(m[2] ?? m[3] ?? m[4] ?? '');
-  }
-  return attrs;
-}
-
-/**
- * Characters the quote-aware tag-end search may read per document, beyond the document's own length. Honest
- * markup reads each tag once (the whole page at most); markup built so that every `<` starts a MAX_TAG_CHARS scan
- * that fails (`">x"<a=` repeated) would cost MAX_TAG_CHARS per tag. Past the budget a tag ends at its next `>`.
- */
-const TAG_SCAN_SLACK = 1_000_000;
-
-/** Index just past the `>` closing the tag at `start`, honouring quoted values; -1 if none within the bound. */
-function tagEnd(html: string, start: number, budget: { chars: number }): number {
-  if (budget.chars <= 0) {
-    const gt = html.indexOf('>', start + 1);
-    return gt < 0 || gt - start > MAX_TAG_CHARS ? -1 : gt + 1;
-  }
-  let quote = '';
-  const limit = Math.min(html.length, start + MAX_TAG_CHARS);
-  for (let i = start + 1; i < limit; i++) {
-    const c = html[i]!;
-    if (quote) {
-      if (c === quote) quote = '';
-    } else if (c === '"' || c === "'") {
-      quote = c;
-    } else if (c === '>') {
-      budget.chars -= i - start;
-      return i + 1;
-    }
-  }
-  budget.chars -= limit - start;
-  return -1;
 }
 
 function collapse(text: string): string {
@@ -288,54 +242,15 @@ class DocumentBuilder {
 /** Reads the first `MAX_HTML_CHARS` of a page. */
 export function readHtml(input: string): HtmlDocument {
   const html = input.length > MAX_HTML_CHARS ? input.slice(0, MAX_HTML_CHARS) : input;
-  const lower = html.toLowerCase();
   const builder = new DocumentBuilder();
-  const tagScan = { chars: html.length + TAG_SCAN_SLACK };
-  let i = 0;
-  while (i < html.length) {
-    const lt = html.indexOf('<', i);
-    if (lt < 0) {
-      builder.addText(html.slice(i));
-      break;
-    }
-    if (lt > i) builder.addText(html.slice(i, lt));
-    if (html.startsWith('<!--', lt)) {
-      const end = html.indexOf('-->', lt + 4);
-      i = end < 0 ? html.length : end + 3;
-      continue;
-    }
-    TAG_OPEN.lastIndex = lt;
-    const open = TAG_OPEN.exec(html);
-    // Only a real tag name earns the (bounded) search for its end: a run of stray `<` must cost one step each, not
-    // MAX_TAG_CHARS each (500 000 of them took 40 s before).
-    const end = open ? tagEnd(html, lt, tagScan) : -1;
-    if (!open || end < 0) {
-      // `<!doctype>`, `<?xml>`, a stray `<`, or a tag too long to be honest: skip past it.
-      if (open || html[lt + 1] === '!' || html[lt + 1] === '?') {
-        const gt = html.indexOf('>', lt);
-        i = gt < 0 ? html.length : gt + 1;
-      } else {
-        builder.addText('<');
-        i = lt + 1;
-      }
-      continue;
-    }
-    const closing = open[1] === '/';
-    const name = open[2]!.toLowerCase();
-    i = end;
-    if (closing) {
-      builder.closeTag(name);
-      continue;
-    }
-    if (name === 'button') builder.lastButtonStart = builder.textIndex;
-    builder.openTag(name, parseAttributes(html.slice(lt, end)));
-    if (RAW_TEXT_ELEMENTS.has(name)) {
-      const close = lower.indexOf(`</${name}`, i);
-      const contentEnd = close < 0 ? html.length : close;
-      builder.rawText(name, html.slice(i, contentEnd));
-      const gt = close < 0 ? -1 : html.indexOf('>', close);
-      i = gt < 0 ? html.length : gt + 1;
-    }
-  }
+  tokenizeHtml(html, {
+    text: (raw) => builder.addText(raw),
+    startTag: (name, source) => {
+      if (name === 'button') builder.lastButtonStart = builder.textIndex;
+      builder.openTag(name, parseAttributes(source));
+    },
+    endTag: (name) => builder.closeTag(name),
+    rawText: (name, content) => builder.rawText(name, content),
+  });
   return builder.finish();
 }

@@ -2,6 +2,11 @@
  * Visible-ish text of an HTML document in one linear pass: tags dropped, script/style/noscript/template bodies
  * skipped, whitespace folded, at most `maxChars` of input read. No regex runs over the input, so hostile markup
  * (thousands of unclosed `<`) costs the same as its length.
+ *
+ * Not built on tokenizeHtml (html-tokenizer.ts) on purpose, for now: here any `<` opens a tag that runs to the first
+ * `>` (no quotes, no comment syntax: `a < b > c` loses ` b `, `< script>` is a script), so text made from the
+ * tokenizer differs on 3,124 of the 24,850 injection-corpus records with a `<` (issue 13); moving it is a behaviour
+ * change to make on purpose.
  */
 export function htmlToText(html: string, maxChars = 200_000): string {
   const src = html.length > maxChars ? html.slice(0, maxChars) : html;

@@ -2,6 +2,9 @@
 // see (CSS-hidden, off-screen, zero-size, comments, templates). No character is read twice. The tag reader
 // (html-tag.ts), the style reader (html-css.ts), the visibility frames (html-frames.ts) and attribute prose
 // (html-attribute-text.ts) are its parts; this module is the pass over the document.
+// It does not read through core's tokenizeHtml (the plugin API's bounded tokenizer) yet: its tag reader takes any
+// name up to a space (`<o:p>`), honours quotes only in attribute values, reads tags of any length and, when a quote
+// never closes, keeps the rest as text; the core tokenizer differs on each, so the screen's output would move.
 import type { Meter } from '../matcher.ts';
 import { isAsciiLetter } from './hidden-characters.ts';
 import { attributeText } from './html-attribute-text.ts';

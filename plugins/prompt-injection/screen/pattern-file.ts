@@ -76,6 +76,7 @@ checkPatternRules(SHIPPED_PATTERN_RULES, Object.keys(file.categories), file.patt
 export function checkScreenRules(rules: PatternRules): void {
   checkPatternRules(rules, Object.keys(file.categories), file.patterns);
 }
+
 export const compiled = compile(file.patterns, file.lexicons, file.fillers);
 export const categories = file.categories;
 

@@ -1,0 +1,94 @@
+// Patterns compiled to slots: one per word position of each alternative of each element, chained by state ids.
+import { isCjk } from '../tokenizer.ts';
+import type { PatternDef } from './types.ts';
+
+/**
+ * One word position of one alternative of one element. `read` is the state the slot needs to be live (-1: the
+ * pattern's first element, always live); `write` is the state it makes live (-1: the pattern matched).
+ */
+export interface Slot {
+  pattern: number;
+  read: number;
+  write: number;
+  gapBefore: number;
+  anchor: 'sentence' | 'line' | undefined;
+  cross: boolean;
+}
+
+/** The token words of one alternative: `_` separates words, and each CJK character is a word of its own. */
+function altWords(alt: string): string[] {
+  const out: string[] = [];
+  for (const part of alt.split('_')) {
+    let run = '';
+    for (const ch of part) {
+      if (isCjk(ch.codePointAt(0)!)) {
+        if (run) out.push(run);
+        run = '';
+        out.push(ch);
+      } else run += ch;
+    }
+    if (run) out.push(run);
+  }
+  return out;
+}
+
+function expandAlternatives(element: string, lexicons: Record<string, string[]>, depth = 0): string[] {
+  const out: string[] = [];
+  for (const raw of element.split('|')) {
+    const alt = raw.trim();
+    if (alt.length === 0) continue;
+    if (alt.startsWith('@') && alt.length > 1 && !['@email', '@url', '@pipe', '@cap'].includes(alt)) {
+      const lex = lexicons[alt.slice(1)];
+      if (!lex) throw new Error(`unknown lexicon ${alt}`);
+      if (depth > 4) throw new Error(`lexicon nesting too deep at ${alt}`);
+      for (const item of lex) out.push(...expandAlternatives(item, lexicons, depth + 1));
+    } else {
+      out.push(alt.toLowerCase());
+    }
+  }
+  return out;
+}
+
+/** Every slot of every pattern, the word each one reads, and the number of states. */
+export function buildSlots(
+  patterns: readonly PatternDef[],
+  lexicons: Record<string, string[]>,
+): { slots: Slot[]; slotWords: string[]; states: number } {
+  const slots: Slot[] = [];
+  const slotWords: string[] = [];
+  let states = 0;
+  for (let p = 0; p < patterns.length; p++) {
+    const def = patterns[p]!;
+    if (def.seq.length === 0) throw new Error(`pattern ${def.id}: empty seq`);
+    // State ids grow along the pattern, so processing a token's slots by descending `read` never lets one token
+    // take two steps.
+    let entry = -1;
+    def.seq.forEach((el, i) => {
+      const gap = i === 0 ? 0 : (def.gaps?.[i - 1] ?? def.gap ?? 2);
+      const alts = [...new Set(expandAlternatives(el, lexicons))];
+      if (alts.length === 0) throw new Error(`pattern ${def.id}: element ${i} is empty`);
+      const lastElement = i === def.seq.length - 1;
+      const next = lastElement ? -1 : states + alts.reduce((a, alt) => a + altWords(alt).length - 1, 0);
+      for (const alt of alts) {
+        const words = altWords(alt);
+        let read = entry;
+        words.forEach((w, j) => {
+          const lastWord = j === words.length - 1;
+          const write = lastWord ? next : states++;
+          slots.push({
+            pattern: p,
+            read,
+            write,
+            gapBefore: j === 0 ? gap : 0,
+            anchor: i === 0 && j === 0 ? def.anchor : undefined,
+            cross: def.crossSentence === true,
+          });
+          slotWords.push(w);
+          read = write;
+        });
+      }
+      if (!lastElement) entry = states++;
+    });
+  }
+  return { slots, slotWords, states };
+}
