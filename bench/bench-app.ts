@@ -3,9 +3,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { createPreflight } from '../app/index.ts';
 import { loadConfig } from '../core/config.ts';
-import { openEmbeddedDatabase } from '../core/db/embedded-postgres.ts';
-import { Knex } from '../core/db/knex-token.ts';
-import { createApiKey } from '../core/workspaces/api-keys.ts';
+import { openEmbeddedDatabase } from '../core/platform/db/embedded-postgres.ts';
+import { Knex } from '../core/platform/db/knex-token.ts';
+import { createApiKey } from '../core/services/workspaces/api-keys.ts';
 
 /**
  * The app the bench entry points measure (bench/index.ts, bench/profile.ts): an embedded Postgres in a fresh temp

@@ -7,12 +7,17 @@ import path from 'node:path';
 import { bodyParser } from '@koa/bodyparser';
 import Koa from 'koa';
 import type { Preflight } from '../app/index.ts';
-import { AuditWriter } from '../core/audit/audit-writer.ts';
 import { ROOT_DIR } from '../core/config.ts';
-import { sha256Hex } from '../core/contract/canonical-json.ts';
-import { decisionSha256, expiryFrom, issueDecisionAsync, signerStats } from '../core/contract/decision-contract.ts';
-import { SigningKey } from '../core/contract/signing-keys.ts';
-import { Knex } from '../core/db/knex-token.ts';
+import { sha256Hex } from '../core/engine/contract/canonical-json.ts';
+import {
+  decisionSha256,
+  expiryFrom,
+  issueDecisionAsync,
+  signerStats,
+} from '../core/engine/contract/decision-contract.ts';
+import { Knex } from '../core/platform/db/knex-token.ts';
+import { AuditWriter } from '../core/services/audit/audit-writer.ts';
+import { SigningKey } from '../core/services/signing/signing-keys.ts';
 import { createHttpApp } from '../server/http-app.ts';
 import type { LoadOptions, LoadResult } from './load-child.ts';
 import { fmt, listen } from './support.ts';

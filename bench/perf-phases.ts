@@ -1,6 +1,6 @@
 // Splits on-CPU samples of the server process (`perf record -g -p PID` on node started with --perf-basic-prof
 // --interpreted-frames-native-stack, then `perf script -F tid,sym`) into the phases of a request, for every thread:
-// the main thread, the signing worker thread (Ed25519, core/contract/batch-signer.ts), V8's GC helpers. Unlike the V8 profiler, perf samples only
+// the main thread, the signing worker thread (Ed25519, core/engine/contract/batch-signer.ts), V8's GC helpers. Unlike the V8 profiler, perf samples only
 // while a thread is on a CPU, so time spent descheduled on a shared machine is not counted as work.
 // Usage: perf script -F tid,sym | node --import tsx bench/perf-phases.ts MAIN_TID [cpuUsPerRequest]
 import { createInterface } from 'node:readline';

@@ -8,7 +8,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ROOT_DIR } from '../core/config.ts';
-import { loadInjectionRules } from '../core/rules/injection-rules.ts';
+import { loadInjectionRules } from '../core/engine/rules/injection-rules.ts';
 import { shippedModel } from '../plugins/prompt-injection/scorer/shipped.ts';
 import { type LearnedScreen, screenText } from '../plugins/prompt-injection/screen.ts';
 

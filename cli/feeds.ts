@@ -2,9 +2,9 @@
 import type { Command } from 'commander';
 import { createPreflight } from '../app/index.ts';
 import { loadConfig } from '../core/config.ts';
-import { openDatabase } from '../core/db/database.ts';
-import { feedsConfigPath, loadFeedsConfig } from '../core/reputation/feed-config.ts';
-import { feedStatus, syncFeeds } from '../core/reputation/feed-sync.ts';
+import { feedsConfigPath, loadFeedsConfig } from '../core/evidence/reputation/feed-config.ts';
+import { feedStatus, syncFeeds } from '../core/evidence/reputation/feed-sync.ts';
+import { openDatabase } from '../core/platform/db/database.ts';
 
 const STATUS_COLUMNS = ['name', 'status', 'finished_at', 'entries', 'inserted', 'updated', 'rejected', 'last_error'];
 

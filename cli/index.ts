@@ -4,28 +4,28 @@ import os from 'node:os';
 import path from 'node:path';
 import { Command, InvalidArgumentError } from 'commander';
 import { createPreflight, pluginCatalog } from '../app/index.ts';
-import {
-  DEFAULT_POLICY,
-  type PolicyPatch,
-  policyPatchSchema,
-  readPolicy,
-  updatePolicy,
-} from '../core/agent-policy/workspace-policy.ts';
-import { AgentChecks } from '../core/checks/agent-checks.ts';
 import { loadConfig } from '../core/config.ts';
-import { openDatabase } from '../core/db/database.ts';
+import { loadRuleset, RulesError } from '../core/engine/rules/ruleset.ts';
+import { parseTarget } from '../core/engine/url/target.ts';
 import {
   FEED_FORMATS,
   type FeedFormat,
   importFeedEntries,
   importKnownGood,
   parseFeed,
-} from '../core/reputation/feed-import.ts';
-import { loadRuleset, RulesError } from '../core/rules/ruleset.ts';
-import { ScanService } from '../core/scan/scan-service.ts';
-import { ToolPinStore } from '../core/tool-pins/tool-pin-store.ts';
-import { parseTarget } from '../core/url/target.ts';
-import { MAX_USAGE_DAYS, usageReport } from '../core/usage/usage-report.ts';
+} from '../core/evidence/reputation/feed-import.ts';
+import { openDatabase } from '../core/platform/db/database.ts';
+import {
+  DEFAULT_POLICY,
+  type PolicyPatch,
+  policyPatchSchema,
+  readPolicy,
+  updatePolicy,
+} from '../core/services/agent-policy/workspace-policy.ts';
+import { AgentChecks } from '../core/services/checks/agent-checks.ts';
+import { ScanService } from '../core/services/scan/scan-service.ts';
+import { ToolPinStore } from '../core/services/tool-pins/tool-pin-store.ts';
+import { MAX_USAGE_DAYS, usageReport } from '../core/services/usage/usage-report.ts';
 import {
   createApiKey,
   KEY_ROLES,
@@ -33,7 +33,7 @@ import {
   listApiKeys,
   revokeApiKey,
   updateWorkspace,
-} from '../core/workspaces/api-keys.ts';
+} from '../core/services/workspaces/api-keys.ts';
 import { runLabCommand } from '../lab/cli.ts';
 import { parseCheckActionRequest } from '../server/requests/check-action.ts';
 import { parseCheckContentRequest } from '../server/requests/check-content.ts';

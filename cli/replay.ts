@@ -2,10 +2,10 @@ import { closeSync, createReadStream, openSync, writeSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import cliProgress from 'cli-progress';
 import { createPreflight } from '../app/index.ts';
-import { DEFAULT_POLICY } from '../core/agent-policy/workspace-policy.ts';
-import { AgentChecks } from '../core/checks/agent-checks.ts';
 import { loadConfig } from '../core/config.ts';
-import { Ruleset } from '../core/rules/ruleset.ts';
+import { Ruleset } from '../core/engine/rules/ruleset.ts';
+import { DEFAULT_POLICY } from '../core/services/agent-policy/workspace-policy.ts';
+import { AgentChecks } from '../core/services/checks/agent-checks.ts';
 import { parseCheckActionRequest } from '../server/requests/check-action.ts';
 import { parseCheckContentRequest } from '../server/requests/check-content.ts';
 

@@ -6,8 +6,8 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import { createPreflight } from '../app/index.ts';
 import { loadConfig } from '../core/config.ts';
-import { Ruleset } from '../core/rules/ruleset.ts';
-import { ScanService } from '../core/scan/scan-service.ts';
+import { Ruleset } from '../core/engine/rules/ruleset.ts';
+import { ScanService } from '../core/services/scan/scan-service.ts';
 import { scanTargetOf } from '../server/requests/scan.ts';
 
 /** LABELS.json: the sites.json shape of the shared eval corpus (extra keys such as `family` are carried along). */

@@ -1,4 +1,4 @@
-import type { UsageReport } from '../core/usage/usage-report.ts';
+import type { UsageReport } from '../core/services/usage/usage-report.ts';
 
 /** The usage report as a table: one line per day, one column per surface seen in the period. */
 export function formatUsage(report: UsageReport): string {

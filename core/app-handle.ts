@@ -1,7 +1,7 @@
 import type { DependencyContainer } from 'tsyringe';
 import type { AppConfig } from './config.ts';
-import type { Database } from './db/database.ts';
-import type { SourceSet } from './sources/index.ts';
+import type { SourceSet } from './evidence/sources/index.ts';
+import type { Database } from './platform/db/database.ts';
 
 /**
  * What core needs of a running app (its container, config, database and evidence sources). The composition that

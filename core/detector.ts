@@ -1,7 +1,7 @@
 import type { InjectionToken } from 'tsyringe';
-import type { EmailFacts } from './email/email-facts.ts';
-import type { ScanEvidence } from './scan/evidence.ts';
-import type { Target } from './url/target.ts';
+import type { Target } from './engine/url/target.ts';
+import type { EmailFacts } from './services/email/email-facts.ts';
+import type { ScanEvidence } from './services/scan/evidence.ts';
 
 /** Where a detector may run. A plugin lists the surfaces it understands; the pipeline runs only those. */
 export type Surface = 'scan' | 'agent_action' | 'agent_content' | 'agent_tool_call' | 'email';
@@ -36,7 +36,7 @@ export interface DetectorMeta<Config = unknown> {
   /**
    * Surfaces on which `detect` is a function of the context's `url`, `target`, `text` and `texts` alone (no I/O, no
    * clock, no state beyond its config and immutable deps such as the catalogs). There the pipeline may hand back
-   * the output of an earlier run on the same input instead of running it again (core/pipeline/output-memo.ts):
+   * the output of an earlier run on the same input instead of running it again (core/engine/pipeline/output-memo.ts):
    * a repeated destination does not pay for the same lexical analysis twice. Leave a surface out when in doubt.
    */
   deterministicOn?: readonly Surface[];

@@ -5,38 +5,38 @@
  * scores or decisions. Adding an export here widens the contract: keep it to what plugins need.
  */
 
-// Pure helpers core shares with plugins (destination parser, brand ownership, page text and the linear HTML reader,
-// JSON leaves, attachments, the vendor-challenge table the browser capture also reads).
-export type { VendorChallenge } from './browser/vendor-challenge.ts';
-export { findVendorChallenge } from './browser/vendor-challenge.ts';
-export { stringLeaves } from './checks/json-leaves.ts';
 export { ROOT_DIR } from './config.ts';
 // Contract: defineDetector({ meta, deps, create }), what detect() sees and returns, the plugin index entry.
 export type { AgentScreen, AgentScreenFinding, DetectionContext, DetectorOutput, Finding } from './detector.ts';
 export { defineDetector } from './detector.ts';
-export { attachmentRisk } from './email/attachment-risk.ts';
-export type { PluginModule, PluginProvides } from './pipeline/plugin-catalog.ts';
+export type { PluginModule, PluginProvides } from './engine/pipeline/plugin-catalog.ts';
 // DI tokens (what `deps` may name) and the data they hand out.
-export { InjectionRules } from './rules/injection-rules.ts';
-export type { BrandEntry } from './rules/ruleset.ts';
-export type { ScanEvidence, ScanHistoryMatch } from './scan/evidence.ts';
-export { ScanHistory } from './scan/evidence.ts';
-export type { CtEntry } from './sources/ct-client.ts';
-export { CtClient } from './sources/ct-client.ts';
-export type { HistoryCapture } from './sources/history-client.ts';
-export { HistoryClient } from './sources/history-client.ts';
-export type { HostIntelResult, HostService } from './sources/host-intel-client.ts';
-export type { FetchResult } from './sources/http-fetcher.ts';
-export type { Lookup } from './sources/lookup.ts';
-export { decodeHtmlAttribute } from './sources/page-redirects.ts';
-export type { RdapDomain } from './sources/rdap-client.ts';
-export type { TlsFacts } from './sources/tls-inspector.ts';
-export type { FormField, HtmlDocument, HtmlForm } from './text/html-document.ts';
-export { MAX_HTML_CHARS, readHtml } from './text/html-document.ts';
-export { htmlToText } from './text/html-text.ts';
-export { type HtmlTokenHandler, MAX_TAG_CHARS, tokenizeHtml } from './text/html-tokenizer.ts';
-export { brandOwning, isBrandAccountTenant } from './url/brand-ownership.ts';
-export type { FreeHostingMatch } from './url/catalogs.ts';
-export { BrandCatalog, HostingCatalog } from './url/catalogs.ts';
-export type { Target } from './url/target.ts';
-export { parseTarget } from './url/target.ts';
+export { InjectionRules } from './engine/rules/injection-rules.ts';
+export type { BrandEntry } from './engine/rules/ruleset.ts';
+export type { FormField, HtmlDocument, HtmlForm } from './engine/text/html-document.ts';
+export { MAX_HTML_CHARS, readHtml } from './engine/text/html-document.ts';
+export { htmlToText } from './engine/text/html-text.ts';
+export { type HtmlTokenHandler, MAX_TAG_CHARS, tokenizeHtml } from './engine/text/html-tokenizer.ts';
+export { brandOwning, isBrandAccountTenant } from './engine/url/brand-ownership.ts';
+export type { FreeHostingMatch } from './engine/url/catalogs.ts';
+export { BrandCatalog, HostingCatalog } from './engine/url/catalogs.ts';
+export type { Target } from './engine/url/target.ts';
+export { parseTarget } from './engine/url/target.ts';
+// Pure helpers core shares with plugins (destination parser, brand ownership, page text and the linear HTML reader,
+// JSON leaves, attachments, the vendor-challenge table the browser capture also reads).
+export type { VendorChallenge } from './evidence/browser/vendor-challenge.ts';
+export { findVendorChallenge } from './evidence/browser/vendor-challenge.ts';
+export type { CtEntry } from './evidence/sources/ct-client.ts';
+export { CtClient } from './evidence/sources/ct-client.ts';
+export type { HistoryCapture } from './evidence/sources/history-client.ts';
+export { HistoryClient } from './evidence/sources/history-client.ts';
+export type { HostIntelResult, HostService } from './evidence/sources/host-intel-client.ts';
+export type { FetchResult } from './evidence/sources/http-fetcher.ts';
+export type { Lookup } from './evidence/sources/lookup.ts';
+export { decodeHtmlAttribute } from './evidence/sources/page-redirects.ts';
+export type { RdapDomain } from './evidence/sources/rdap-client.ts';
+export type { TlsFacts } from './evidence/sources/tls-inspector.ts';
+export { stringLeaves } from './services/checks/json-leaves.ts';
+export { attachmentRisk } from './services/email/attachment-risk.ts';
+export type { ScanEvidence, ScanHistoryMatch } from './services/scan/evidence.ts';
+export { ScanHistory } from './services/scan/evidence.ts';

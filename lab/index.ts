@@ -1,4 +1,4 @@
-import type { SourcesConfig } from '../core/sources/index.ts';
+import type { SourcesConfig } from '../core/evidence/sources/index.ts';
 import { startApiServers } from './api-servers.ts';
 import { startDnsServer } from './dns-server.ts';
 import { LabPki, type PemPair } from './pki.ts';

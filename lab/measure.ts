@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { fileURLToPath } from 'node:url';
-import { createSources } from '../core/sources/index.ts';
+import { createSources } from '../core/evidence/sources/index.ts';
 import { startLab } from './index.ts';
 
 /**

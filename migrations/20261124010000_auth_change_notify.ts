@@ -3,7 +3,7 @@ import type { Knex } from 'knex';
 /**
  * API processes cache key lookups (hash → principal with its workspace settings and policy). Any change to a key
  * or a workspace, from any process, the CLI or plain SQL, sends a NOTIFY from inside the changing transaction, so
- * it reaches every listening process when (and only if) the change commits. See core/workspaces/principal-cache.ts.
+ * it reaches every listening process when (and only if) the change commits. See core/services/workspaces/principal-cache.ts.
  */
 export async function up(knex: Knex): Promise<void> {
   await knex.raw(`

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 
 /**
- * API and worker processes cache which webhook endpoints each workspace has (core/webhooks/webhook-subscriptions.ts),
+ * API and worker processes cache which webhook endpoints each workspace has (core/services/webhooks/webhook-subscriptions.ts),
  * so publishing an event does not read webhook_endpoints every time. Any change to an endpoint, from any process or
  * plain SQL, NOTIFYs from inside the changing transaction: every listening process drops that workspace's entry
  * when (and only if) the change commits.

@@ -1,6 +1,6 @@
 // The plugin list: one import and one entry per detector, sorted by id, so a diff shows exactly what was added.
 // Each plugin's index.ts exports `plugin`: its detector, its weights.json and any `provides` role core reads its
-// output in (core/pipeline/plugin-catalog.ts), never its id.
+// output in (core/engine/pipeline/plugin-catalog.ts), never its id.
 import type { PluginModule } from '../core/plugin-api.ts';
 import { plugin as brand } from './brand/index.ts';
 import { plugin as campaign } from './campaign/index.ts';

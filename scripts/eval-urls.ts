@@ -4,9 +4,9 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { createPreflight } from '../app/index.ts';
-import { DEFAULT_POLICY } from '../core/agent-policy/workspace-policy.ts';
-import { AgentChecks } from '../core/checks/agent-checks.ts';
 import { loadConfig, ROOT_DIR } from '../core/config.ts';
+import { DEFAULT_POLICY } from '../core/services/agent-policy/workspace-policy.ts';
+import { AgentChecks } from '../core/services/checks/agent-checks.ts';
 
 const file = process.argv[2] ?? path.join(ROOT_DIR, '..', 'shared', 'eval', 'phishing', 'urls.jsonl');
 const app = await createPreflight(loadConfig());

@@ -3,7 +3,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { ROOT_DIR } from '../core/config.ts';
-import { allPublishedSchemas, schemaFileText } from '../core/rules/rules-files.ts';
+import { allPublishedSchemas, schemaFileText } from '../core/engine/rules/rules-files.ts';
 import { PLUGINS } from '../plugins/index.ts';
 
 const dir = path.join(ROOT_DIR, 'rules', 'schema');

@@ -5,7 +5,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { createPreflight } from '../app/index.ts';
 import { loadConfig, ROOT_DIR } from '../core/config.ts';
-import { ScanService } from '../core/scan/scan-service.ts';
+import { ScanService } from '../core/services/scan/scan-service.ts';
 import { scanTargetOf } from '../server/requests/scan.ts';
 
 const sites = path.join(ROOT_DIR, '..', 'shared', 'eval', 'phishing', 'sites');

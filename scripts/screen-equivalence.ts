@@ -14,7 +14,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { ROOT_DIR } from '../core/config.ts';
-import { loadInjectionRules } from '../core/rules/injection-rules.ts';
+import { loadInjectionRules } from '../core/engine/rules/injection-rules.ts';
 import { shippedModel } from '../plugins/prompt-injection/scorer/shipped.ts';
 import { type LearnedScreen, type ScreenOptions, screenText } from '../plugins/prompt-injection/screen.ts';
 

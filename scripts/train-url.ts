@@ -10,9 +10,9 @@ import path from 'node:path';
 import { parse } from 'tldts';
 import { pluginCatalog } from '../app/index.ts';
 import { ROOT_DIR } from '../core/config.ts';
-import { loadRuleset } from '../core/rules/ruleset.ts';
-import { BrandCatalog, HostingCatalog } from '../core/url/catalogs.ts';
-import { parseTarget } from '../core/url/target.ts';
+import { loadRuleset } from '../core/engine/rules/ruleset.ts';
+import { BrandCatalog, HostingCatalog } from '../core/engine/url/catalogs.ts';
+import { parseTarget } from '../core/engine/url/target.ts';
 import { hashFeatures, urlFeatures } from '../plugins/url-model/features.ts';
 import { isScorable } from '../plugins/url-model/gate.ts';
 

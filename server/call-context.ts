@@ -1,7 +1,7 @@
 import type { Context } from 'koa';
-import { type WorkspacePolicy, withDefaults } from '../core/agent-policy/workspace-policy.ts';
-import type { CallContext } from '../core/checks/seal.ts';
-import type { Principal } from '../core/workspaces/api-keys.ts';
+import { type WorkspacePolicy, withDefaults } from '../core/services/agent-policy/workspace-policy.ts';
+import type { CallContext } from '../core/services/checks/seal.ts';
+import type { Principal } from '../core/services/workspaces/api-keys.ts';
 
 /** What the auth middleware established about the caller of an /agent route. */
 export function principalOf(ctx: Context): Principal & { workspace: NonNullable<Principal['workspace']> } {

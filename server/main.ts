@@ -1,8 +1,8 @@
 import { once } from 'node:events';
 import { createPreflight } from '../app/index.ts';
 import { ConfigError, loadConfig } from '../core/config.ts';
-import { startWorker } from '../core/jobs/worker.ts';
-import { RulesError } from '../core/rules/ruleset.ts';
+import { RulesError } from '../core/engine/rules/ruleset.ts';
+import { startWorker } from '../core/services/jobs/worker.ts';
 import { createHttpApp } from './http-app.ts';
 import { startMetricsServer } from './metrics-server.ts';
 

@@ -2,7 +2,7 @@
 // row locks make sure no job runs twice at once, and stale recovery requeues what a killed worker left behind.
 import { createPreflight } from '../app/index.ts';
 import { loadConfig } from '../core/config.ts';
-import { startWorker } from '../core/jobs/worker.ts';
+import { startWorker } from '../core/services/jobs/worker.ts';
 
 async function main(): Promise<void> {
   const config = loadConfig();

@@ -5,7 +5,7 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { ROOT_DIR } from '../core/config.ts';
-import { openEmbeddedDatabase } from '../core/db/embedded-postgres.ts';
+import { openEmbeddedDatabase } from '../core/platform/db/embedded-postgres.ts';
 
 const SEARCHED = ['app', 'core', 'plugins', 'server', 'cli', 'lab', 'test'];
 

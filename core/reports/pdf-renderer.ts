@@ -1,5 +1,5 @@
 import type { Browser, BrowserContext } from 'playwright-core';
-import { chromiumAvailable, chromiumPath, LaunchSlot, launchChromium } from '../browser/chromium-launcher.ts';
+import { chromiumAvailable, chromiumPath, LaunchSlot, launchChromium } from '../evidence/browser/chromium-launcher.ts';
 
 /** No Chromium to render with: not installed, not executable, or it would not start. */
 export class BrowserUnavailable extends Error {

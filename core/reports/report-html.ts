@@ -1,4 +1,4 @@
-import type { ScanResult } from '../scan/scan-service.ts';
+import type { ScanResult } from '../services/scan/scan-service.ts';
 
 /** Everything one report page needs; the loader (scan-report.ts) fills it from the database. */
 export interface ReportInput {

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
-import type { PluginCatalog } from '../pipeline/plugin-catalog.ts';
-import type { ScanResult } from '../scan/scan-service.ts';
+import type { PluginCatalog } from '../engine/pipeline/plugin-catalog.ts';
+import type { ScanResult } from '../services/scan/scan-service.ts';
 import { reportHtml } from './report-html.ts';
 
 export type ReportLookup =

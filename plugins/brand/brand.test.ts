@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { ScanEvidence } from '../../core/scan/evidence.ts';
-import { brandOwning } from '../../core/url/brand-ownership.ts';
-import { parseTarget } from '../../core/url/target.ts';
+import { brandOwning } from '../../core/engine/url/brand-ownership.ts';
+import { parseTarget } from '../../core/engine/url/target.ts';
+import type { ScanEvidence } from '../../core/services/scan/evidence.ts';
 import { shippedCatalogs } from '../../test/support/catalogs.ts';
 import { openScanRig, type ScanRig } from '../../test/support/scan-fixture-rig.ts';
 import { brandTokensIn, lookalikeBrandTokensIn } from '../_shared/brand-matching/brand-tokens.ts';

@@ -3,8 +3,8 @@
 // catalogued brand already explains to content:brand_impersonation).
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { ScanEvidence } from '../../core/scan/evidence.ts';
-import { parseTarget } from '../../core/url/target.ts';
+import { parseTarget } from '../../core/engine/url/target.ts';
+import type { ScanEvidence } from '../../core/services/scan/evidence.ts';
 import { shippedCatalogs } from '../../test/support/catalogs.ts';
 import { foreignPageIdentity } from './foreign-identity.ts';
 import brand, { FOREIGN_IDENTITY } from './index.ts';

@@ -2,8 +2,8 @@
 // is a fetched page (no browser) read through the content plugin's page view and kit signals.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { ScanEvidence } from '../../core/scan/evidence.ts';
-import { parseTarget } from '../../core/url/target.ts';
+import { parseTarget } from '../../core/engine/url/target.ts';
+import type { ScanEvidence } from '../../core/services/scan/evidence.ts';
 import { clonedPage } from './cloned-page.ts';
 import { credentialFunnel } from './credential-fields.ts';
 import { KIT_FLAGS, kitSignals } from './kit-signals.ts';

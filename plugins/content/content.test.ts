@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { BrowserCapture } from '../../core/browser/browser-capture.ts';
+import { readHtml } from '../../core/engine/text/html-document.ts';
+import { parseTarget } from '../../core/engine/url/target.ts';
+import type { BrowserCapture } from '../../core/evidence/browser/browser-capture.ts';
 import { findVendorChallenge } from '../../core/plugin-api.ts';
-import type { ScanEvidence } from '../../core/scan/evidence.ts';
-import { readHtml } from '../../core/text/html-document.ts';
-import { parseTarget } from '../../core/url/target.ts';
+import type { ScanEvidence } from '../../core/services/scan/evidence.ts';
 import { shippedCatalogs } from '../../test/support/catalogs.ts';
 import { type ScanLab, startScanLab } from '../../test/support/scan-lab.ts';
 import { credentialFunnel, fieldKind } from './credential-fields.ts';

@@ -1,4 +1,4 @@
-// The page one click away (the scan's one-hop follow, core/scan/one-hop-follow.ts), read like the scanned page when
+// The page one click away (the scan's one-hop follow, core/services/scan/one-hop-follow.ts), read like the scanned page when
 // the scanned page itself asks for nothing: a landing page whose call to action leads to the credential page is one
 // funnel, so what the credential page shows counts. Every finding names the followed page and how it was reached.
 import { type BrandCatalog, brandOwning, type Finding, type ScanEvidence } from '../../core/plugin-api.ts';

@@ -2,8 +2,8 @@
 // ClickFix and fake updates, and multilingual credential fields.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { readHtml } from '../../core/text/html-document.ts';
-import { parseTarget } from '../../core/url/target.ts';
+import { readHtml } from '../../core/engine/text/html-document.ts';
+import { parseTarget } from '../../core/engine/url/target.ts';
 import { credentialFunnel, fieldKind } from './credential-fields.ts';
 import { credentialSinks } from './credential-sinks.ts';
 import { decodeEncodedMarkup } from './encoded-markup.ts';

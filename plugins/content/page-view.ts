@@ -53,7 +53,7 @@ export interface FollowedPageView extends PageView {
   followed: {
     url: string;
     from_url: string;
-    /** `action_link`, `form_get`, `sole_link`, `meta_refresh` or `script_redirect` (core/scan/call-to-action.ts). */
+    /** `action_link`, `form_get`, `sole_link`, `meta_refresh` or `script_redirect` (core/services/scan/call-to-action.ts). */
     via: string;
     label: string;
     /** On the scanned page's own host: the same site's next step, whose facts combine with the host's. */

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { ScanEvidence } from '../../core/scan/evidence.ts';
-import type { CtClient, CtEntry } from '../../core/sources/ct-client.ts';
-import { failed, found } from '../../core/sources/lookup.ts';
-import { parseTarget } from '../../core/url/target.ts';
+import { parseTarget } from '../../core/engine/url/target.ts';
+import type { CtClient, CtEntry } from '../../core/evidence/sources/ct-client.ts';
+import { failed, found } from '../../core/evidence/sources/lookup.ts';
+import type { ScanEvidence } from '../../core/services/scan/evidence.ts';
 import { type ScanLab, startScanLab } from '../../test/support/scan-lab.ts';
 import { DEFAULT_CT_CONFIG } from './config.ts';
 import { ctAges, isFreshlyIssued, isNewFootprint, issuersOf } from './footprint.ts';

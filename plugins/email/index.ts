@@ -12,7 +12,7 @@ const FAILING = new Set(['fail', 'softfail', 'permerror']);
 
 /**
  * Email protection: sender-identity headers, the receiving server's Authentication-Results, attachment types and
- * the links' fast-check verdicts (computed by core/email before this runs). Pure: no I/O.
+ * the links' fast-check verdicts (computed by core/services/email before this runs). Pure: no I/O.
  */
 const detector = defineDetector({
   meta: {

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { ScanEvidence } from '../../core/scan/evidence.ts';
-import type { HistoryCapture, HistoryClient } from '../../core/sources/history-client.ts';
-import { failed, found } from '../../core/sources/lookup.ts';
-import { parseTarget } from '../../core/url/target.ts';
+import { parseTarget } from '../../core/engine/url/target.ts';
+import type { HistoryCapture, HistoryClient } from '../../core/evidence/sources/history-client.ts';
+import { failed, found } from '../../core/evidence/sources/lookup.ts';
+import type { ScanEvidence } from '../../core/services/scan/evidence.ts';
 import { type ScanLab, startScanLab } from '../../test/support/scan-lab.ts';
 import { DEFAULT_HISTORY_CONFIG } from './config.ts';
 import history from './index.ts';

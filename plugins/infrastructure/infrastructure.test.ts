@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { parseTarget } from '../../core/url/target.ts';
+import { parseTarget } from '../../core/engine/url/target.ts';
 import { shippedCatalogs } from '../../test/support/catalogs.ts';
 import { fired, openScanRig, type ScanRig, scanCases } from '../../test/support/scan-fixture-rig.ts';
 import { isPlatformWildcard } from '../_shared/fingerprints.ts';

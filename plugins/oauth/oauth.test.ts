@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { parseTarget } from '../../core/url/target.ts';
+import { parseTarget } from '../../core/engine/url/target.ts';
 import { shippedCatalogs } from '../../test/support/catalogs.ts';
 import { readAuthorizeFlow } from '../_shared/oauth/authorize-flow.ts';
 import { MAX_PARAMS, parseQuery, urlParams } from '../_shared/oauth/params.ts';

@@ -11,8 +11,8 @@ import {
   type InjectionRules,
   type InjectionRulesProblem,
   loadInjectionRules,
-} from '../../core/rules/injection-rules.ts';
-import { loadRuleset } from '../../core/rules/ruleset.ts';
+} from '../../core/engine/rules/injection-rules.ts';
+import { loadRuleset } from '../../core/engine/rules/ruleset.ts';
 import plugin from './index.ts';
 import type { Meter } from './matcher.ts';
 import { shippedModel } from './scorer/shipped.ts';

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { ScanEvidence } from '../../core/scan/evidence.ts';
-import type { FetchedHop, FetchResult } from '../../core/sources/http-fetcher.ts';
-import type { TlsFacts } from '../../core/sources/tls-inspector.ts';
+import type { FetchedHop, FetchResult } from '../../core/evidence/sources/http-fetcher.ts';
+import type { TlsFacts } from '../../core/evidence/sources/tls-inspector.ts';
+import type { ScanEvidence } from '../../core/services/scan/evidence.ts';
 import { type ScanLab, startScanLab } from '../../test/support/scan-lab.ts';
 import { certificateFields, recentCertificateFinding } from './certificate.ts';
 import { hostContext, hostContextLines } from './host-context.ts';

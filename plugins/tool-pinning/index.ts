@@ -11,7 +11,7 @@ export interface ToolDescriptionFinding {
 }
 
 /**
- * MCP tool pinning. The check pins each (server, tool)'s definition per workspace (core/tool-pins); this detector
+ * MCP tool pinning. The check pins each (server, tool)'s definition per workspace (core/services/tool-pins); this detector
  * turns the comparison into flags and screens the definition itself for instructions aimed at the model, since a
  * tool description is read by the model as trusted context ("tool poisoning").
  */

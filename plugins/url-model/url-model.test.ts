@@ -2,7 +2,7 @@
 // reach the model, and a tiny model trained inline ranks the URLs it was built to rank.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { parseTarget } from '../../core/url/target.ts';
+import { parseTarget } from '../../core/engine/url/target.ts';
 import { shippedCatalogs } from '../../test/support/catalogs.ts';
 import { fnv1a, hashFeatures, urlFeatures } from './features.ts';
 import { isScorable } from './gate.ts';

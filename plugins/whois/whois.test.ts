@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { RdapDomain } from '../../core/sources/rdap-client.ts';
+import type { RdapDomain } from '../../core/evidence/sources/rdap-client.ts';
 import { type ScanLab, startScanLab } from '../../test/support/scan-lab.ts';
 import { DEFAULT_WHOIS_CONFIG } from './config.ts';
 import whois from './index.ts';

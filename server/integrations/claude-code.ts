@@ -1,7 +1,7 @@
 // Claude Code's PreToolUse hook, spoken over HTTP: the hook input (tool_name, tool_input) becomes a guardrail
 // tool_call check (plus a fast action check when the tool is about to open a URL), and the verdict becomes the
 // hook's permissionDecision. The mapping is pure so the route stays a few lines and tests can table it.
-import { VERDICT_ORDER, type Verdict } from '../../core/rules/ruleset.ts';
+import { VERDICT_ORDER, type Verdict } from '../../core/engine/rules/ruleset.ts';
 import { badRequest } from '../errors.ts';
 import { compileBody } from '../requests/validation.ts';
 

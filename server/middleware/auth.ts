@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { Context, Next } from 'koa';
-import { authenticateKey, type KeyRole, type Principal } from '../../core/workspaces/api-keys.ts';
-import { authenticateSession, SESSION_COOKIE, sameToken } from '../../core/workspaces/console-sessions.ts';
+import { authenticateKey, type KeyRole, type Principal } from '../../core/services/workspaces/api-keys.ts';
+import { authenticateSession, SESSION_COOKIE, sameToken } from '../../core/services/workspaces/console-sessions.ts';
 import { HttpError } from '../errors.ts';
 
 const unauthorized = (message: string) =>

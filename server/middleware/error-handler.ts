@@ -1,8 +1,8 @@
 import type { Context, Next } from 'koa';
-import { JsonTooDeep } from '../../core/limits/json-depth.ts';
-import { NonPublicTarget } from '../../core/scan/scan-service.ts';
-import { TargetError } from '../../core/url/target.ts';
-import { ForceScanDisabled, QuotaExhausted } from '../../core/workspaces/quotas.ts';
+import { JsonTooDeep } from '../../core/engine/json-depth.ts';
+import { TargetError } from '../../core/engine/url/target.ts';
+import { NonPublicTarget } from '../../core/services/scan/scan-service.ts';
+import { ForceScanDisabled, QuotaExhausted } from '../../core/services/workspaces/quotas.ts';
 import { HttpError } from '../errors.ts';
 
 /** Seconds until the daily quotas reset (00:00 UTC). */

@@ -1,7 +1,7 @@
 import { bodyParser } from '@koa/bodyparser';
 import type { Context, Middleware, Next } from 'koa';
 import type { AppConfig } from '../../core/config.ts';
-import { nestsDeeperThan } from '../../core/limits/json-depth.ts';
+import { nestsDeeperThan } from '../../core/engine/json-depth.ts';
 import { HttpError } from '../errors.ts';
 
 /** True when the request announces a body: a non-zero Content-Length or any Transfer-Encoding (chunked). */

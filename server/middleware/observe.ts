@@ -1,6 +1,6 @@
 import type { Context, Next } from 'koa';
 import type { Logger } from 'pino';
-import type { Metrics } from '../../core/observability/metrics.ts';
+import type { Metrics } from '../../core/platform/observability/metrics.ts';
 
 /**
  * Request metrics (route template, not the raw path, so ids do not explode the label set), the verdict a response

@@ -1,13 +1,13 @@
 import ipaddr from 'ipaddr.js';
 import type { Context, Middleware, Next } from 'koa';
 import type { Preflight } from '../../app/index.ts';
-import { Knex } from '../../core/db/knex-token.ts';
-import { type RateLimitOverrides, rateLimitOverridesFromEnv } from '../../core/limits/overrides.ts';
-import { RateLimiter } from '../../core/limits/rate-limiter.ts';
-import type { Plans } from '../../core/rules/ruleset.ts';
-import { Ruleset } from '../../core/rules/ruleset.ts';
-import type { Principal } from '../../core/workspaces/api-keys.ts';
-import { limitsFor } from '../../core/workspaces/quotas.ts';
+import type { Plans } from '../../core/engine/rules/ruleset.ts';
+import { Ruleset } from '../../core/engine/rules/ruleset.ts';
+import { Knex } from '../../core/platform/db/knex-token.ts';
+import { type RateLimitOverrides, rateLimitOverridesFromEnv } from '../../core/services/limits/overrides.ts';
+import { RateLimiter } from '../../core/services/limits/rate-limiter.ts';
+import type { Principal } from '../../core/services/workspaces/api-keys.ts';
+import { limitsFor } from '../../core/services/workspaces/quotas.ts';
 import { HttpError } from '../errors.ts';
 import { presentedKey } from './auth.ts';
 

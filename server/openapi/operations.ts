@@ -1,7 +1,7 @@
 // Every route the service answers, as OpenAPI operations. Request bodies are the ajv schemas the routes validate
 // with, imported from where the routes import them: one source of truth. test/api/openapi.test.ts walks the live
 // routers and fails for a route missing here (or an operation with no route).
-import { policyPatchSchema } from '../../core/agent-policy/workspace-policy.ts';
+import { policyPatchSchema } from '../../core/services/agent-policy/workspace-policy.ts';
 import { preToolUseBodySchema } from '../integrations/claude-code.ts';
 import { checkActionBodySchema } from '../requests/check-action.ts';
 import { checkContentBodySchema } from '../requests/check-content.ts';

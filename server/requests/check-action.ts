@@ -1,5 +1,5 @@
-import { DEPTHS, type Depth, INTENTS, type Intent } from '../../core/checks/action-check.ts';
-import { parseTarget } from '../../core/url/target.ts';
+import { parseTarget } from '../../core/engine/url/target.ts';
+import { DEPTHS, type Depth, INTENTS, type Intent } from '../../core/services/checks/action-check.ts';
 import { badRequest } from '../errors.ts';
 import { scanTargetOf } from './scan.ts';
 import { compileBody } from './validation.ts';

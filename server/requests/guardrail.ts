@@ -1,4 +1,4 @@
-import { normaliseName } from '../../core/text/normalise.ts';
+import { normaliseName } from '../../core/engine/text/normalise.ts';
 import { badRequest } from '../errors.ts';
 import { type ActionFields, actionFieldsSchema, actionInputOf } from './check-action.ts';
 import { checkContentBodySchema } from './check-content.ts';

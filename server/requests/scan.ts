@@ -1,4 +1,4 @@
-import { parseTarget, type Target, TargetError } from '../../core/url/target.ts';
+import { parseTarget, type Target, TargetError } from '../../core/engine/url/target.ts';
 import { badRequest } from '../errors.ts';
 import { compileBody } from './validation.ts';
 

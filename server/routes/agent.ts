@@ -1,9 +1,13 @@
 import Router from '@koa/router';
 import type { Preflight } from '../../app/index.ts';
-import { type PolicyPatch, policyPatchSchema, updatePolicy } from '../../core/agent-policy/workspace-policy.ts';
-import { AgentChecks } from '../../core/checks/agent-checks.ts';
-import { Knex } from '../../core/db/knex-token.ts';
-import { ToolPinStore } from '../../core/tool-pins/tool-pin-store.ts';
+import { Knex } from '../../core/platform/db/knex-token.ts';
+import {
+  type PolicyPatch,
+  policyPatchSchema,
+  updatePolicy,
+} from '../../core/services/agent-policy/workspace-policy.ts';
+import { AgentChecks } from '../../core/services/checks/agent-checks.ts';
+import { ToolPinStore } from '../../core/services/tool-pins/tool-pin-store.ts';
 import { callContext, policyOf, principalOf, scanWorkspaceOf } from '../call-context.ts';
 import { HttpError } from '../errors.ts';
 import { requireAgentChecks, requireKey } from '../middleware/auth.ts';

@@ -3,16 +3,16 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
 import type { Preflight } from '../../app/index.ts';
-import { Knex } from '../../core/db/knex-token.ts';
-import { PluginCatalog } from '../../core/pipeline/plugin-catalog.ts';
-import { Ruleset } from '../../core/rules/ruleset.ts';
+import { PluginCatalog } from '../../core/engine/pipeline/plugin-catalog.ts';
+import { Ruleset } from '../../core/engine/rules/ruleset.ts';
+import { Knex } from '../../core/platform/db/knex-token.ts';
 import {
   authenticateKey,
   createApiKey,
   KEY_ROLES,
   type KeyRole,
   revokeWorkspaceKey,
-} from '../../core/workspaces/api-keys.ts';
+} from '../../core/services/workspaces/api-keys.ts';
 import {
   authenticateSession,
   closeSession,
@@ -20,7 +20,7 @@ import {
   SESSION_COOKIE,
   SESSION_HOURS,
   sameToken,
-} from '../../core/workspaces/console-sessions.ts';
+} from '../../core/services/workspaces/console-sessions.ts';
 import { principalOf } from '../call-context.ts';
 import { badRequest, HttpError, notFound } from '../errors.ts';
 import { requireKey } from '../middleware/auth.ts';

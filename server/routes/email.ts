@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import type { Preflight } from '../../app/index.ts';
-import { Knex } from '../../core/db/knex-token.ts';
-import { type EmailInput, EmailProtector } from '../../core/email/email-protector.ts';
+import { Knex } from '../../core/platform/db/knex-token.ts';
+import { type EmailInput, EmailProtector } from '../../core/services/email/email-protector.ts';
 import { callContext } from '../call-context.ts';
 import { badRequest } from '../errors.ts';
 import { requireKey } from '../middleware/auth.ts';

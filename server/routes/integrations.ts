@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import type { Preflight } from '../../app/index.ts';
-import { AgentChecks } from '../../core/checks/agent-checks.ts';
-import { Knex } from '../../core/db/knex-token.ts';
+import { Knex } from '../../core/platform/db/knex-token.ts';
+import { AgentChecks } from '../../core/services/checks/agent-checks.ts';
 import { callContext, policyOf, scanWorkspaceOf } from '../call-context.ts';
 import { answerOf, type CheckOutcome, parsePreToolUse } from '../integrations/claude-code.ts';
 import { requireAgentChecks, requireKey } from '../middleware/auth.ts';

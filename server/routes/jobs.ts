@@ -1,7 +1,8 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
 import type { Preflight } from '../../app/index.ts';
-import { Knex } from '../../core/db/knex-token.ts';
+import { Ruleset } from '../../core/engine/rules/ruleset.ts';
+import { Knex } from '../../core/platform/db/knex-token.ts';
 import {
   type CreatedJob,
   enqueueScanJobs,
@@ -12,9 +13,8 @@ import {
   listJobs,
   type NewJob,
   readJob,
-} from '../../core/jobs/scan-jobs.ts';
-import { Ruleset } from '../../core/rules/ruleset.ts';
-import type { Principal } from '../../core/workspaces/api-keys.ts';
+} from '../../core/services/jobs/scan-jobs.ts';
+import type { Principal } from '../../core/services/workspaces/api-keys.ts';
 import {
   consumeAnonymousQuotaUpTo,
   consumeQuotaUpTo,
@@ -22,7 +22,7 @@ import {
   limitsFor,
   QuotaExhausted,
   refundQuota,
-} from '../../core/workspaces/quotas.ts';
+} from '../../core/services/workspaces/quotas.ts';
 import { badRequest, HttpError, notFound } from '../errors.ts';
 import { optionalKey, requireKey } from '../middleware/auth.ts';
 import { jsonBody } from '../middleware/json-body.ts';

@@ -1,5 +1,5 @@
 import type { Context } from 'koa';
-import type { AgentChecks } from '../../core/checks/agent-checks.ts';
+import type { AgentChecks } from '../../core/services/checks/agent-checks.ts';
 import { callContext, policyOf, scanWorkspaceOf } from '../call-context.ts';
 import { asHttpError } from '../middleware/error-handler.ts';
 import { checkActionBodySchema, parseCheckActionRequest } from '../requests/check-action.ts';

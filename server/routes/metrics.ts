@@ -1,5 +1,5 @@
 import Router from '@koa/router';
-import type { Metrics } from '../../core/observability/metrics.ts';
+import type { Metrics } from '../../core/platform/observability/metrics.ts';
 
 /** GET /metrics in Prometheus text format; no key (bind it elsewhere with PREFLIGHT_METRICS_PORT, or turn it off). */
 export function metricsRoutes(metrics: Metrics): Router {

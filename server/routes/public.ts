@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import type { Preflight } from '../../app/index.ts';
-import { listPublicKeys } from '../../core/contract/signing-keys.ts';
-import { Knex } from '../../core/db/knex-token.ts';
+import { Knex } from '../../core/platform/db/knex-token.ts';
+import { listPublicKeys } from '../../core/services/signing/signing-keys.ts';
 import { HttpError } from '../errors.ts';
 
 /** Routes without auth: liveness, readiness, and the public keys verifiers need. */

@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import type { Preflight } from '../../app/index.ts';
-import { Knex } from '../../core/db/knex-token.ts';
-import { PluginCatalog } from '../../core/pipeline/plugin-catalog.ts';
+import { PluginCatalog } from '../../core/engine/pipeline/plugin-catalog.ts';
+import { Knex } from '../../core/platform/db/knex-token.ts';
 import { BrowserUnavailable, type PdfRenderer, RenderTimeout } from '../../core/reports/pdf-renderer.ts';
 import { ScanReports } from '../../core/reports/scan-report.ts';
 import { principalOf } from '../call-context.ts';

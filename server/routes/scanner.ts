@@ -1,8 +1,8 @@
 import Router from '@koa/router';
 import type { Preflight } from '../../app/index.ts';
-import { Knex } from '../../core/db/knex-token.ts';
-import { ScanService } from '../../core/scan/scan-service.ts';
-import type { Principal } from '../../core/workspaces/api-keys.ts';
+import { Knex } from '../../core/platform/db/knex-token.ts';
+import { ScanService } from '../../core/services/scan/scan-service.ts';
+import type { Principal } from '../../core/services/workspaces/api-keys.ts';
 import { principalOf } from '../call-context.ts';
 import { notFound } from '../errors.ts';
 import { optionalKey, requireKey } from '../middleware/auth.ts';

@@ -1,6 +1,6 @@
 import Router from '@koa/router';
 import type { Preflight } from '../../app/index.ts';
-import { Knex } from '../../core/db/knex-token.ts';
+import { Knex } from '../../core/platform/db/knex-token.ts';
 import {
   TICKET_SEVERITIES,
   TICKET_STATUSES,
@@ -10,7 +10,7 @@ import {
   TicketSourceNotFound,
   TicketSourceNotReady,
   type TicketStatus,
-} from '../../core/tickets/ticket-service.ts';
+} from '../../core/services/tickets/ticket-service.ts';
 import { principalOf } from '../call-context.ts';
 import { badRequest, HttpError, notFound } from '../errors.ts';
 import { requireKey } from '../middleware/auth.ts';

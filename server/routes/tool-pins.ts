@@ -1,6 +1,6 @@
 import type { Context } from 'koa';
-import type { PolicyPatch } from '../../core/agent-policy/workspace-policy.ts';
-import { ToolPinMismatch, ToolPinNotFound, type ToolPinStore } from '../../core/tool-pins/tool-pin-store.ts';
+import type { PolicyPatch } from '../../core/services/agent-policy/workspace-policy.ts';
+import { ToolPinMismatch, ToolPinNotFound, type ToolPinStore } from '../../core/services/tool-pins/tool-pin-store.ts';
 import { principalOf } from '../call-context.ts';
 import { HttpError } from '../errors.ts';
 

@@ -1,8 +1,8 @@
 import Router from '@koa/router';
 import type { Preflight } from '../../app/index.ts';
-import { Knex } from '../../core/db/knex-token.ts';
-import { Ruleset } from '../../core/rules/ruleset.ts';
-import { MAX_USAGE_DAYS, usageReport } from '../../core/usage/usage-report.ts';
+import { Ruleset } from '../../core/engine/rules/ruleset.ts';
+import { Knex } from '../../core/platform/db/knex-token.ts';
+import { MAX_USAGE_DAYS, usageReport } from '../../core/services/usage/usage-report.ts';
 import { principalOf } from '../call-context.ts';
 import { badRequest } from '../errors.ts';
 import { requireKey } from '../middleware/auth.ts';

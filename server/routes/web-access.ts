@@ -1,9 +1,9 @@
 import Router from '@koa/router';
 import type { Preflight } from '../../app/index.ts';
-import { INTENTS, type Intent } from '../../core/checks/action-check.ts';
-import { Knex } from '../../core/db/knex-token.ts';
-import { parseTarget } from '../../core/url/target.ts';
-import { WebAccessEvaluator } from '../../core/web-access/web-access-evaluator.ts';
+import { parseTarget } from '../../core/engine/url/target.ts';
+import { Knex } from '../../core/platform/db/knex-token.ts';
+import { INTENTS, type Intent } from '../../core/services/checks/action-check.ts';
+import { WebAccessEvaluator } from '../../core/services/web-access/web-access-evaluator.ts';
 import { callContext } from '../call-context.ts';
 import { badRequest } from '../errors.ts';
 import { requireKey } from '../middleware/auth.ts';

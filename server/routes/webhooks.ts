@@ -1,9 +1,13 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
 import type { Preflight } from '../../app/index.ts';
-import { Knex } from '../../core/db/knex-token.ts';
-import { EVENT_TYPES, type EventType } from '../../core/events/event-bus.ts';
-import { DELIVERY_STATUSES, type DeliveryStatus, WebhookService } from '../../core/webhooks/webhook-service.ts';
+import { Knex } from '../../core/platform/db/knex-token.ts';
+import { EVENT_TYPES, type EventType } from '../../core/platform/events/event-bus.ts';
+import {
+  DELIVERY_STATUSES,
+  type DeliveryStatus,
+  WebhookService,
+} from '../../core/services/webhooks/webhook-service.ts';
 import { principalOf } from '../call-context.ts';
 import { badRequest, HttpError, notFound } from '../errors.ts';
 import { requireKey } from '../middleware/auth.ts';

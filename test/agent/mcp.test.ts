@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { updateWorkspace } from '../../core/workspaces/api-keys.ts';
+import { updateWorkspace } from '../../core/services/workspaces/api-keys.ts';
 import { startTestServer, type TestServer } from '../support/test-server.ts';
 
 describe('POST /agent/mcp', () => {

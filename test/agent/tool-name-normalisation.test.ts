@@ -1,8 +1,8 @@
 // Issue 11 item 4: the tool policy must not be bypassed by spelling a denied tool differently.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { connectorOf, connectorStatus, evaluateToolPolicy } from '../../core/agent-policy/tool-policy.ts';
-import { normaliseName } from '../../core/text/normalise.ts';
+import { normaliseName } from '../../core/engine/text/normalise.ts';
+import { connectorOf, connectorStatus, evaluateToolPolicy } from '../../core/services/agent-policy/tool-policy.ts';
 import { startTestServer, type TestServer } from '../support/test-server.ts';
 
 /** Spellings of `wire_money` that render (nearly) the same and must be treated as the same tool. */

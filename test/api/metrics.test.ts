@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { ROOT_DIR } from '../../core/config.ts';
-import { freePort } from '../../core/db/embedded-postgres.ts';
+import { freePort } from '../../core/platform/db/embedded-postgres.ts';
 import { startMetricsServer } from '../../server/metrics-server.ts';
 import { startTestServer, type TestServer } from '../support/test-server.ts';
 

@@ -7,9 +7,9 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import type { BrowserCapture, BrowserCapturer } from '../../core/browser/index.ts';
-import { chromiumAvailable, chromiumPath, createBrowserCapturer } from '../../core/browser/index.ts';
 import { ROOT_DIR } from '../../core/config.ts';
+import type { BrowserCapture, BrowserCapturer } from '../../core/evidence/browser/index.ts';
+import { chromiumAvailable, chromiumPath, createBrowserCapturer } from '../../core/evidence/browser/index.ts';
 import { type Lab, startLab } from '../../lab/index.ts';
 
 const CHROMIUM = chromiumPath();

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import net from 'node:net';
 import { after, before, describe, test } from 'node:test';
-import { type GuardedProxy, REFUSED_HEADER, startGuardedProxy } from '../../core/browser/guarded-proxy.ts';
+import { type GuardedProxy, REFUSED_HEADER, startGuardedProxy } from '../../core/evidence/browser/guarded-proxy.ts';
 
 async function listen(server: net.Server): Promise<number> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

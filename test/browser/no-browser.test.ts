@@ -7,7 +7,7 @@ import {
   createBrowserCapturer,
   DEFAULT_CHROMIUM_PATH,
   NoBrowser,
-} from '../../core/browser/index.ts';
+} from '../../core/evidence/browser/index.ts';
 
 test('a missing executable gives NoBrowser with the install hint', async () => {
   const capturer = createBrowserCapturer({ chromiumPath: '/nonexistent/chromium' });

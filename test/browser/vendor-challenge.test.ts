@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { type ChallengeSignals, detectVendorChallenge } from '../../core/browser/vendor-challenge.ts';
+import { type ChallengeSignals, detectVendorChallenge } from '../../core/evidence/browser/vendor-challenge.ts';
 
 const LONG_LOGIN_TEXT = `Sign in to your account. ${'Email address Password Forgot your password? '.repeat(20)}`;
 

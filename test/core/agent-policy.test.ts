@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { globMatch } from '../../core/agent-policy/glob.ts';
-import { connectorOf, connectorStatus, evaluateToolPolicy } from '../../core/agent-policy/tool-policy.ts';
-import { applyPatch, DEFAULT_POLICY } from '../../core/agent-policy/workspace-policy.ts';
-import { stringLeaves } from '../../core/checks/json-leaves.ts';
+import { globMatch } from '../../core/services/agent-policy/glob.ts';
+import { connectorOf, connectorStatus, evaluateToolPolicy } from '../../core/services/agent-policy/tool-policy.ts';
+import { applyPatch, DEFAULT_POLICY } from '../../core/services/agent-policy/workspace-policy.ts';
+import { stringLeaves } from '../../core/services/checks/json-leaves.ts';
 
 describe('tool-policy building blocks', () => {
   it('globs: * matches any run, case-insensitive, whole name only', () => {

@@ -4,8 +4,8 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import type { Knex } from 'knex';
-import { type AuditEvent, AuditWriter } from '../../core/audit/audit-writer.ts';
-import { createKnex } from '../../core/db/database.ts';
+import { createKnex } from '../../core/platform/db/database.ts';
+import { type AuditEvent, AuditWriter } from '../../core/services/audit/audit-writer.ts';
 import { createTestDatabase } from '../support/database.ts';
 
 describe('audit writer', () => {

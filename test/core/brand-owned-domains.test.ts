@@ -2,8 +2,8 @@
 // a brand word on the brand's own machines or a popular site's own host is not impersonation; a look-alike is.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { BrandCatalog } from '../../core/url/catalogs.ts';
-import { parseTarget } from '../../core/url/target.ts';
+import { BrandCatalog } from '../../core/engine/url/catalogs.ts';
+import { parseTarget } from '../../core/engine/url/target.ts';
 import { findImpersonation } from '../../plugins/_shared/brand-matching/impersonation.ts';
 import { freeHostingTenant } from '../../plugins/_shared/hosting-surface.ts';
 import { brandLures, lureSignals } from '../../plugins/infrastructure/lure-signals.ts';

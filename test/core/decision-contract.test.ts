@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { generateKeyPairSync, sign } from 'node:crypto';
 import { describe, it } from 'node:test';
-import { BatchSigner } from '../../core/contract/batch-signer.ts';
-import { canonicalJson, sha256Hex } from '../../core/contract/canonical-json.ts';
+import { BatchSigner } from '../../core/engine/contract/batch-signer.ts';
+import { canonicalJson, sha256Hex } from '../../core/engine/contract/canonical-json.ts';
 import {
   closeSigner,
   contractCanonicalJson,
@@ -11,7 +11,7 @@ import {
   issueDecision,
   issueDecisionAsync,
   verifyDecision,
-} from '../../core/contract/decision-contract.ts';
+} from '../../core/engine/contract/decision-contract.ts';
 
 describe('decision contract', () => {
   const { privateKey, publicKey } = generateKeyPairSync('ed25519');

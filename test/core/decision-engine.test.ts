@@ -3,8 +3,8 @@ import path from 'node:path';
 import { describe, it } from 'node:test';
 import { pluginCatalog } from '../../app/index.ts';
 import { ROOT_DIR } from '../../core/config.ts';
-import { DecisionEngine } from '../../core/decisions/decision-engine.ts';
-import { loadRuleset } from '../../core/rules/ruleset.ts';
+import { DecisionEngine } from '../../core/engine/decisions/decision-engine.ts';
+import { loadRuleset } from '../../core/engine/rules/ruleset.ts';
 
 // A small deterministic generator, so a failure names a reproducible case.
 function* generatedFacts(seed: number, count: number) {

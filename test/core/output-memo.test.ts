@@ -1,4 +1,4 @@
-// Deterministic detectors' outputs reused per input (core/pipeline/output-memo.ts): a reused output is the one a
+// Deterministic detectors' outputs reused per input (core/engine/pipeline/output-memo.ts): a reused output is the one a
 // fresh run gives, over every agent-surface fixture of every plugin and generated variants of them.
 import 'reflect-metadata';
 import assert from 'node:assert/strict';
@@ -8,11 +8,11 @@ import { after, before, describe, it } from 'node:test';
 import { createPreflight, type Preflight } from '../../app/index.ts';
 import { loadConfig, ROOT_DIR } from '../../core/config.ts';
 import type { DetectionContext } from '../../core/detector.ts';
-import { OUTPUT_MEMO_MAX_INPUT } from '../../core/pipeline/output-memo.ts';
-import { PluginCatalog } from '../../core/pipeline/plugin-catalog.ts';
-import { type DetectorRun, DetectorSet } from '../../core/pipeline/run-detectors.ts';
-import { Ruleset } from '../../core/rules/ruleset.ts';
-import { parseTarget } from '../../core/url/target.ts';
+import { OUTPUT_MEMO_MAX_INPUT } from '../../core/engine/pipeline/output-memo.ts';
+import { PluginCatalog } from '../../core/engine/pipeline/plugin-catalog.ts';
+import { type DetectorRun, DetectorSet } from '../../core/engine/pipeline/run-detectors.ts';
+import { Ruleset } from '../../core/engine/rules/ruleset.ts';
+import { parseTarget } from '../../core/engine/url/target.ts';
 import { PLUGINS } from '../../plugins/index.ts';
 import { createTestDatabase } from '../support/database.ts';
 

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { defineDetector } from '../../core/detector.ts';
-import { PluginCatalog, type PluginModule } from '../../core/pipeline/plugin-catalog.ts';
+import { PluginCatalog, type PluginModule } from '../../core/engine/pipeline/plugin-catalog.ts';
 import { PLUGINS } from '../../plugins/index.ts';
 
 function stub(id: string, flags: string[]): PluginModule['detector'] {

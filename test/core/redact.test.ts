@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { auditPreview, redactSecrets } from '../../core/audit/redact.ts';
+import { auditPreview, redactSecrets } from '../../core/services/audit/redact.ts';
 
 describe('audit preview redaction', () => {
   const cases: [string, string, RegExp][] = [

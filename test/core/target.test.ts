@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { parseTarget } from '../../core/url/target.ts';
+import { parseTarget } from '../../core/engine/url/target.ts';
 
 describe('parseTarget', () => {
   it('reads bare hosts as https, keeps ports, and refuses other schemes', () => {

@@ -3,8 +3,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import knexFactory, { type Knex } from 'knex';
-import { freePort } from '../../core/db/embedded-postgres.ts';
-import { createApiKey } from '../../core/workspaces/api-keys.ts';
+import { freePort } from '../../core/platform/db/embedded-postgres.ts';
+import { createApiKey } from '../../core/services/workspaces/api-keys.ts';
 import { createTestDatabase } from '../support/database.ts';
 import { startService } from '../support/processes.ts';
 

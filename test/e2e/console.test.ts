@@ -6,9 +6,9 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { type Browser, chromium, type Page } from 'playwright-core';
-import { CHROMIUM_FLAGS, chromiumAvailable, chromiumPath } from '../../core/browser/index.ts';
 import { ROOT_DIR } from '../../core/config.ts';
-import { startWorker } from '../../core/jobs/worker.ts';
+import { CHROMIUM_FLAGS, chromiumAvailable, chromiumPath } from '../../core/evidence/browser/index.ts';
+import { startWorker } from '../../core/services/jobs/worker.ts';
 import { startTestServer, type TestServer } from '../support/test-server.ts';
 
 const CHROMIUM = chromiumPath();

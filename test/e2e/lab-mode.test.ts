@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { ROOT_DIR } from '../../core/config.ts';
-import { CtClient, DnsResolver, HttpFetcher, RdapClient } from '../../core/sources/index.ts';
+import { CtClient, DnsResolver, HttpFetcher, RdapClient } from '../../core/evidence/sources/index.ts';
 import { startTestServer, type TestServer } from '../support/test-server.ts';
 
 const SITES = path.join(ROOT_DIR, '..', 'shared', 'eval', 'phishing', 'sites');

@@ -5,9 +5,9 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { chromiumAvailable, chromiumPath } from '../../core/browser/index.ts';
 import { ROOT_DIR } from '../../core/config.ts';
-import { freePort } from '../../core/db/embedded-postgres.ts';
+import { chromiumAvailable, chromiumPath } from '../../core/evidence/browser/index.ts';
+import { freePort } from '../../core/platform/db/embedded-postgres.ts';
 import { createTestDatabase } from '../support/database.ts';
 import { embeddedEnv, runCli, startService } from '../support/processes.ts';
 

@@ -3,11 +3,11 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { chromiumAvailable, chromiumPath } from '../../core/browser/index.ts';
 import { ROOT_DIR } from '../../core/config.ts';
-import { recoverStaleJobs } from '../../core/jobs/maintenance.ts';
-import { MAX_ATTEMPTS, STALE_RECOVERY_BUDGET } from '../../core/jobs/scan-jobs.ts';
-import { runDueJobs } from '../../core/jobs/worker.ts';
+import { chromiumAvailable, chromiumPath } from '../../core/evidence/browser/index.ts';
+import { recoverStaleJobs } from '../../core/services/jobs/maintenance.ts';
+import { MAX_ATTEMPTS, STALE_RECOVERY_BUDGET } from '../../core/services/jobs/scan-jobs.ts';
+import { runDueJobs } from '../../core/services/jobs/worker.ts';
 import { startTestServer, type TestServer } from '../support/test-server.ts';
 
 const SITES = path.join(ROOT_DIR, '..', 'shared', 'eval', 'phishing', 'sites');

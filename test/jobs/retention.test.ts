@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { ROOT_DIR } from '../../core/config.ts';
-import { compactOldScans } from '../../core/jobs/maintenance.ts';
+import { compactOldScans } from '../../core/services/jobs/maintenance.ts';
 import { startTestServer, type TestServer } from '../support/test-server.ts';
 
 const SITES = path.join(ROOT_DIR, '..', 'shared', 'eval', 'phishing', 'sites');

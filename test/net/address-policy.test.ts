@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { canonicalIp, checkAddress, checkUrl } from '../../core/net/index.ts';
+import { canonicalIp, checkAddress, checkUrl } from '../../core/evidence/net/index.ts';
 
 const REFUSED: [string, string][] = [
   ['127.0.0.1', 'loopback'],

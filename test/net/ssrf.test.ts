@@ -3,8 +3,8 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
-import { openGuardedSocket, resolveGuardedTarget, SsrfError } from '../../core/net/index.ts';
-import { createSources, type SourceSet } from '../../core/sources/index.ts';
+import { openGuardedSocket, resolveGuardedTarget, SsrfError } from '../../core/evidence/net/index.ts';
+import { createSources, type SourceSet } from '../../core/evidence/sources/index.ts';
 import { type Lab, startLab } from '../../lab/index.ts';
 import { writeSites } from '../lab/lab-fixtures.ts';
 

@@ -6,13 +6,13 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { chromium } from 'playwright-core';
-import { chromiumAvailable, chromiumPath } from '../../core/browser/chromium-launcher.ts';
 import { ROOT_DIR } from '../../core/config.ts';
-import { PluginCatalog } from '../../core/pipeline/plugin-catalog.ts';
+import { PluginCatalog } from '../../core/engine/pipeline/plugin-catalog.ts';
+import { chromiumAvailable, chromiumPath } from '../../core/evidence/browser/chromium-launcher.ts';
 import { BrowserUnavailable, PdfRenderer } from '../../core/reports/pdf-renderer.ts';
 import { escapeHtml, reportHtml } from '../../core/reports/report-html.ts';
 import { ScanReports } from '../../core/reports/scan-report.ts';
-import type { ScanResult } from '../../core/scan/scan-service.ts';
+import type { ScanResult } from '../../core/services/scan/scan-service.ts';
 import { startTestServer, type TestServer } from '../support/test-server.ts';
 import { startReportServer } from './report-server.ts';
 

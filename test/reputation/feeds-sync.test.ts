@@ -6,10 +6,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { parseCronItems, quickAddJob } from 'graphile-worker';
-import { CRON_ITEMS, runDueJobs } from '../../core/jobs/worker.ts';
-import { type FeedsConfig, FeedsConfigError, loadFeedsConfig } from '../../core/reputation/feed-config.ts';
-import { feedStatus, syncFeeds } from '../../core/reputation/feed-sync.ts';
-import { ReputationService } from '../../core/reputation/reputation-service.ts';
+import { type FeedsConfig, FeedsConfigError, loadFeedsConfig } from '../../core/evidence/reputation/feed-config.ts';
+import { feedStatus, syncFeeds } from '../../core/evidence/reputation/feed-sync.ts';
+import { ReputationService } from '../../core/evidence/reputation/reputation-service.ts';
+import { CRON_ITEMS, runDueJobs } from '../../core/services/jobs/worker.ts';
 import { startTestServer, type TestServer } from '../support/test-server.ts';
 
 const HOST = 'feeds.lab-cert.example';

@@ -3,9 +3,9 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { importFeedEntries, parseFeed } from '../../core/reputation/feed-import.ts';
-import { ReputationService } from '../../core/reputation/reputation-service.ts';
-import { parseTarget } from '../../core/url/target.ts';
+import { parseTarget } from '../../core/engine/url/target.ts';
+import { importFeedEntries, parseFeed } from '../../core/evidence/reputation/feed-import.ts';
+import { ReputationService } from '../../core/evidence/reputation/reputation-service.ts';
 import { embeddedEnv, runCli } from '../support/processes.ts';
 import { startTestServer, type TestServer } from '../support/test-server.ts';
 

@@ -6,8 +6,8 @@ import path from 'node:path';
 import { describe, it } from 'node:test';
 import { Ajv } from 'ajv';
 import { ROOT_DIR } from '../../core/config.ts';
-import { allPublishedSchemas, RULES_FILES, schemaFileText } from '../../core/rules/rules-files.ts';
-import { DECISION_FACTS } from '../../core/rules/ruleset.ts';
+import { allPublishedSchemas, RULES_FILES, schemaFileText } from '../../core/engine/rules/rules-files.ts';
+import { DECISION_FACTS } from '../../core/engine/rules/ruleset.ts';
 import { PLUGINS } from '../../plugins/index.ts';
 
 const RULES = path.join(ROOT_DIR, 'rules');

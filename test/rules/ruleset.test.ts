@@ -5,8 +5,8 @@ import path from 'node:path';
 import { describe, it } from 'node:test';
 import { pluginCatalog } from '../../app/index.ts';
 import { ROOT_DIR } from '../../core/config.ts';
-import { DecisionEngines } from '../../core/decisions/decision-engines.ts';
-import { canonicalJson, flatCanonicalJson, loadRuleset, RulesError } from '../../core/rules/ruleset.ts';
+import { DecisionEngines } from '../../core/engine/decisions/decision-engines.ts';
+import { canonicalJson, flatCanonicalJson, loadRuleset, RulesError } from '../../core/engine/rules/ruleset.ts';
 
 function copyRules(): string {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'preflight-rules-'));

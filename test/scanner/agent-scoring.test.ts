@@ -5,8 +5,8 @@ import path from 'node:path';
 import { describe, it } from 'node:test';
 import { pluginCatalog } from '../../app/index.ts';
 import { ROOT_DIR } from '../../core/config.ts';
-import { loadRuleset } from '../../core/rules/ruleset.ts';
-import { Scorer } from '../../core/scoring/score-breakdown.ts';
+import { loadRuleset } from '../../core/engine/rules/ruleset.ts';
+import { Scorer } from '../../core/engine/scoring/score-breakdown.ts';
 
 const catalog = pluginCatalog();
 const shipped = loadRuleset(path.join(ROOT_DIR, 'rules'), catalog);

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { cp, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { PostgresScanHistory, withScanHistoryOf } from '../../core/scan/scan-history.ts';
+import { PostgresScanHistory, withScanHistoryOf } from '../../core/services/scan/scan-history.ts';
 import { SHARED_SITES_DIR, writeSites } from '../lab/lab-fixtures.ts';
 import { shippedScanHistoryRules } from '../support/catalogs.ts';
 import { startTestServer, type TestServer } from '../support/test-server.ts';

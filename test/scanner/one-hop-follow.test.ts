@@ -1,4 +1,4 @@
-// The scan's one-hop follow (core/scan/call-to-action.ts, core/scan/one-hop-follow.ts) against real HTTP servers on
+// The scan's one-hop follow (core/services/scan/call-to-action.ts, core/services/scan/one-hop-follow.ts) against real HTTP servers on
 // 127.0.0.1: what it follows, and what an attacker's page cannot make it do (loops, chains, binaries, internal
 // addresses, other ports, credentials in URLs).
 import 'reflect-metadata';
@@ -6,11 +6,11 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
-import { degradedCapture } from '../../core/browser/browser-capture.ts';
-import { planFollow } from '../../core/scan/call-to-action.ts';
-import { FOLLOW_MAX_REQUESTS, type FollowEvidence, followOneHop } from '../../core/scan/one-hop-follow.ts';
-import { createSources, type SourceSet } from '../../core/sources/index.ts';
-import { readHtml } from '../../core/text/html-document.ts';
+import { readHtml } from '../../core/engine/text/html-document.ts';
+import { degradedCapture } from '../../core/evidence/browser/browser-capture.ts';
+import { createSources, type SourceSet } from '../../core/evidence/sources/index.ts';
+import { planFollow } from '../../core/services/scan/call-to-action.ts';
+import { FOLLOW_MAX_REQUESTS, type FollowEvidence, followOneHop } from '../../core/services/scan/one-hop-follow.ts';
 import { type Lab, startLab } from '../../lab/index.ts';
 import { writeSites } from '../lab/lab-fixtures.ts';
 

@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { ROOT_DIR } from '../../core/config.ts';
-import { updateWorkspace } from '../../core/workspaces/api-keys.ts';
+import { updateWorkspace } from '../../core/services/workspaces/api-keys.ts';
 import { startTestServer, type TestServer } from '../support/test-server.ts';
 
 const SITES = path.join(ROOT_DIR, '..', 'shared', 'eval', 'phishing', 'sites');

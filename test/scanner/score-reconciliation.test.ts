@@ -2,14 +2,14 @@
 // score", so it can be false. Category caps are recorded reductions; a breakdown that drops points silently fails.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { AdjustmentRule, CategoryRule } from '../../core/rules/ruleset.ts';
+import type { AdjustmentRule, CategoryRule } from '../../core/engine/rules/ruleset.ts';
 import {
   CATEGORY_CAP_REASON,
   CEILING_REASON,
   reconciles,
   type ScoreBreakdown,
   Scorer,
-} from '../../core/scoring/score-breakdown.ts';
+} from '../../core/engine/scoring/score-breakdown.ts';
 
 const categories: Record<string, CategoryRule> = {
   whois: { cap: 45 },

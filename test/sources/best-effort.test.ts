@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { createSources, type SourceSet, type SourcesConfig } from '../../core/sources/index.ts';
+import { createSources, type SourceSet, type SourcesConfig } from '../../core/evidence/sources/index.ts';
 import { type Lab, startLab } from '../../lab/index.ts';
 import {
   closedPort,

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { base64EncodeBytes, murmur3x86_32, shodanFaviconHash } from '../../core/sources/favicon-hash.ts';
+import { base64EncodeBytes, murmur3x86_32, shodanFaviconHash } from '../../core/evidence/sources/favicon-hash.ts';
 
 test('murmur3 x86 32 matches Python mmh3.hash (signed) on published vectors', () => {
   const vectors: [string, number][] = [

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { createSources, parseHsts, type SourceSet, shodanFaviconHash } from '../../core/sources/index.ts';
+import { createSources, parseHsts, type SourceSet, shodanFaviconHash } from '../../core/evidence/sources/index.ts';
 import { type Lab, startLab } from '../../lab/index.ts';
 import { writeSites } from '../lab/lab-fixtures.ts';
 

@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import assert from 'node:assert/strict';
 import { isIP } from 'node:net';
 import { after, before, describe, test } from 'node:test';
-import { createSources, type SourceSet } from '../../core/sources/index.ts';
+import { createSources, type SourceSet } from '../../core/evidence/sources/index.ts';
 import { type Lab, startLab } from '../../lab/index.ts';
 import { readSharedSites, SHARED_SITES_DIR } from '../lab/lab-fixtures.ts';
 

@@ -11,7 +11,7 @@ import {
   RdapClient,
   registerSources,
   TlsInspector,
-} from '../../core/sources/index.ts';
+} from '../../core/evidence/sources/index.ts';
 import { startLab } from '../../lab/index.ts';
 import { SHARED_SITES_DIR } from '../lab/lab-fixtures.ts';
 

@@ -2,8 +2,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { ROOT_DIR } from '../../core/config.ts';
-import type { BrandEntry, HostingData, Ruleset } from '../../core/rules/ruleset.ts';
-import { BrandCatalog, HostingCatalog } from '../../core/url/catalogs.ts';
+import type { BrandEntry, HostingData, Ruleset } from '../../core/engine/rules/ruleset.ts';
+import { BrandCatalog, HostingCatalog } from '../../core/engine/url/catalogs.ts';
 
 export function shippedCatalogs(): { brands: BrandCatalog; hosting: HostingCatalog } {
   const read = (file: string) => JSON.parse(readFileSync(path.join(ROOT_DIR, 'rules', file), 'utf8'));

@@ -3,7 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import knexFactory from 'knex';
-import { openEmbeddedDatabase } from '../../core/db/embedded-postgres.ts';
+import { openEmbeddedDatabase } from '../../core/platform/db/embedded-postgres.ts';
 
 let standaloneServer: Promise<string> | undefined;
 

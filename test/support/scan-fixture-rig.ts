@@ -2,11 +2,11 @@
 // history on a fresh database, and one fixture case run straight through one detector with a chosen config. The
 // fixture tables themselves run in test/contract/plugins.test.ts, through the whole pipeline.
 import { readFileSync } from 'node:fs';
-import { createKnex } from '../../core/db/database.ts';
 import type { Detector, DetectorOutput } from '../../core/detector.ts';
-import type { ScanEvidence } from '../../core/scan/evidence.ts';
-import { type FingerprintKind, PostgresScanHistory } from '../../core/scan/scan-history.ts';
-import type { BrandCatalog, HostingCatalog } from '../../core/url/catalogs.ts';
+import type { BrandCatalog, HostingCatalog } from '../../core/engine/url/catalogs.ts';
+import { createKnex } from '../../core/platform/db/database.ts';
+import type { ScanEvidence } from '../../core/services/scan/evidence.ts';
+import { type FingerprintKind, PostgresScanHistory } from '../../core/services/scan/scan-history.ts';
 import { shippedCatalogs, shippedScanHistoryRules } from './catalogs.ts';
 import { createTestDatabase } from './database.ts';
 import { startScanLab } from './scan-lab.ts';

@@ -3,14 +3,18 @@ import { cpSync, existsSync, mkdtempSync, readdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { container, type DependencyContainer } from 'tsyringe';
-import { BrowserCapturer, type BrowserCapturer as Capturer, NoBrowser } from '../../core/browser/browser-capture.ts';
-import { createBrowserCapturer } from '../../core/browser/index.ts';
 import { ROOT_DIR } from '../../core/config.ts';
 import type { Detector, DetectorOutput } from '../../core/detector.ts';
-import type { ScanEvidence } from '../../core/scan/evidence.ts';
-import { EvidenceCollector } from '../../core/scan/evidence-collector.ts';
-import { registerSources, type SourceSet } from '../../core/sources/index.ts';
-import { parseTarget } from '../../core/url/target.ts';
+import { parseTarget } from '../../core/engine/url/target.ts';
+import {
+  BrowserCapturer,
+  type BrowserCapturer as Capturer,
+  NoBrowser,
+} from '../../core/evidence/browser/browser-capture.ts';
+import { createBrowserCapturer } from '../../core/evidence/browser/index.ts';
+import { registerSources, type SourceSet } from '../../core/evidence/sources/index.ts';
+import type { ScanEvidence } from '../../core/services/scan/evidence.ts';
+import { EvidenceCollector } from '../../core/services/scan/evidence-collector.ts';
 import { type Lab, startLab } from '../../lab/index.ts';
 
 /** Every `plugins/<id>/fixtures/sites/<host>/` folder, by host. Two plugins may not define the same host. */

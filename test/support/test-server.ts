@@ -7,8 +7,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { createPreflight, type Preflight } from '../../app/index.ts';
 import { type AppConfig, loadConfig } from '../../core/config.ts';
-import { Knex } from '../../core/db/knex-token.ts';
-import { createApiKey, type KeyRole } from '../../core/workspaces/api-keys.ts';
+import { Knex } from '../../core/platform/db/knex-token.ts';
+import { createApiKey, type KeyRole } from '../../core/services/workspaces/api-keys.ts';
 import { createHttpApp } from '../../server/http-app.ts';
 import { createTestDatabase } from './database.ts';
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { importFeedEntries, parseFeed } from '../../core/reputation/feed-import.ts';
-import { ReputationService } from '../../core/reputation/reputation-service.ts';
+import { importFeedEntries, parseFeed } from '../../core/evidence/reputation/feed-import.ts';
+import { ReputationService } from '../../core/evidence/reputation/reputation-service.ts';
 import { startTestServer, type TestServer } from '../support/test-server.ts';
 
 const PHISH = [

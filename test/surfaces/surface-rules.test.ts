@@ -6,7 +6,7 @@ import path from 'node:path';
 import { describe, it } from 'node:test';
 import { pluginCatalog } from '../../app/index.ts';
 import { ROOT_DIR } from '../../core/config.ts';
-import { loadRuleset, RulesError } from '../../core/rules/ruleset.ts';
+import { loadRuleset, RulesError } from '../../core/engine/rules/ruleset.ts';
 
 const catalog = pluginCatalog();
 

@@ -4,9 +4,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { ROOT_DIR } from '../../core/config.ts';
-import { runDueJobs } from '../../core/jobs/worker.ts';
-import { importFeedEntries, parseFeed } from '../../core/reputation/feed-import.ts';
-import { ReputationService } from '../../core/reputation/reputation-service.ts';
+import { importFeedEntries, parseFeed } from '../../core/evidence/reputation/feed-import.ts';
+import { ReputationService } from '../../core/evidence/reputation/reputation-service.ts';
+import { runDueJobs } from '../../core/services/jobs/worker.ts';
 import { writeSites } from '../lab/lab-fixtures.ts';
 import { startTestServer, type TestServer } from '../support/test-server.ts';
 

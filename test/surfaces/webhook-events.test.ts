@@ -1,7 +1,7 @@
 // scan.completed and scan.failed reach webhook endpoints as deliveries (the delivery itself is tested in webhooks).
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { runDueJobs } from '../../core/jobs/worker.ts';
+import { runDueJobs } from '../../core/services/jobs/worker.ts';
 import { writeSites } from '../lab/lab-fixtures.ts';
 import { startTestServer, type TestServer } from '../support/test-server.ts';
 

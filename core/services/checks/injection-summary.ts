@@ -1,0 +1,50 @@
+import type { AgentScreen } from '../../detector.ts';
+import type { DetectorRun } from '../../engine/pipeline/run-detectors.ts';
+
+/** What the agent screen (the plugin providing `agentScreen`) found, as every agent surface reports it. */
+export type InjectionSummary = AgentScreen;
+
+export function injectionSummary(runs: readonly DetectorRun[]): InjectionSummary {
+  const data = runs.find((r) => r.provides?.agentScreen)?.output?.data as InjectionSummary | undefined;
+  return { severity: data?.severity ?? 'none', findings: data?.findings ?? [] };
+}
+
+export function firedFlags(runs: readonly DetectorRun[]): string[] {
+  return [...new Set(runs.flatMap((r) => r.output?.findings.map((f) => f.flag) ?? []))].sort();
+}
+
+/** flag → what fired it and why, for `flag_explanations`. */
+export function flagExplanations(
+  runs: readonly DetectorRun[],
+  describe: (flag: string) => { description: string; pluginId: string } | undefined,
+  weightOf: (flag: string) => number,
+): Record<string, { description: string; detector: string; weight: number; evidence: string[] }> {
+  const out: Record<string, { description: string; detector: string; weight: number; evidence: string[] }> = {};
+  for (const run of runs) {
+    for (const f of run.output?.findings ?? []) {
+      const meta = describe(f.flag);
+      out[f.flag] ??= {
+        description: meta?.description ?? '',
+        detector: meta?.pluginId ?? run.pluginId,
+        weight: weightOf(f.flag),
+        evidence: [],
+      };
+      if (f.detail && !out[f.flag]!.evidence.includes(f.detail)) out[f.flag]!.evidence.push(f.detail);
+    }
+  }
+  return out;
+}
+
+/** The `prompt_injection` block of the action and tool-call responses. */
+export function promptInjectionView(injection: InjectionSummary) {
+  return {
+    detected: injection.findings.length > 0,
+    severity: injection.severity,
+    findings: injection.findings.map(({ category, marker, severity, field }) => ({
+      category,
+      marker,
+      severity,
+      field,
+    })),
+  };
+}
