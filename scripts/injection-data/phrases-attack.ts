@@ -2,6 +2,7 @@
 // Every sentence is one template: the build splits templates between train, validation and test, so the test split
 // holds phrasings the train split never saw. Slots: {task} an imperative payload, {name} a persona, {url}, {email},
 // {tool}, {sender}, {model}.
+// Over 400 lines on purpose: a phrase table in seven languages; code lives in the generators.
 import { PAYLOADS_MORE_EN } from './phrases-attack-more.ts';
 import type { Category } from './record.ts';
 

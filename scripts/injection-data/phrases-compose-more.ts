@@ -5,6 +5,7 @@
 // - switch: praise or a stop, then a hand-over to a new task ("well done." x "your next job is to {task}").
 // Each leak and dismiss frame also gets benign objects / subjects (assembly instructions, last week's schedule), so
 // the frame alone is no signal: what is asked for or dismissed decides.
+// Over 400 lines on purpose: a phrase table in seven languages; code lives in synthetic-compose-more.ts.
 export interface ComposeMore {
   leakFrames: string[];
   leakObjects: string[];

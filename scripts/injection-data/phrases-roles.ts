@@ -3,6 +3,7 @@
 // "you are", "your task is", "only reply with" and "do not explain", the very words injections use, so without them
 // the scorer learns that an instruction list addressed to a model is an attack. Compositional: opener × role, an
 // optional expertise line, duties, constraints and a first request.
+// Over 400 lines on purpose: a phrase table in seven languages; code lives in synthetic-roles.ts.
 export interface RolePhrases {
   /** `{role}` is filled with one of `roles`. */
   openers: string[];

@@ -1,6 +1,8 @@
 // Seeded generators: direct attacks per language, obfuscated attacks, indirect attacks planted in benign carriers
 // (text and HTML, visible or hidden), and benign look-alike sentences planted the same way so that planting alone
 // is no signal. Each phrase template is a group, so train and test hold different templates.
+// Over 400 lines on purpose: the four first-wave generators share their slot fillers, typo and planting helpers
+// (imported by the later waves); split apart they would pass those helpers around.
 
 import { addTypo, applyTransform, NEEDS_LEAD_IN, TRANSFORMS, toTagCharacters } from './obfuscate.ts';
 import { ATTACKS, type AttackPhrases, MODELS, PERSONA_NAMES, SENDERS, TOOLS } from './phrases-attack.ts';
