@@ -147,7 +147,10 @@ export interface Ruleset {
   scanHistory: { flagged_risk_levels: string[] };
   /** Per-deployment detector settings (rules/detectors.json, optional), validated against each plugin's schema. */
   detectors: Record<string, Record<string, unknown>>;
-  /** The injection screen's rules: the learned scorer's thresholds (rules/injection.json) and the pattern layer's severities and weights (rules/injection-patterns.json). */
+  /**
+   * The injection screen's rules: the learned scorer's thresholds (rules/injection.json) and the pattern layer's
+   * severities and weights (rules/injection-patterns.json).
+   */
   injection: InjectionRules;
   /** sha256 of the canonical JSON of everything above but `plans`: names the rules behind every verdict. */
   hash: string;
