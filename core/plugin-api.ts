@@ -17,6 +17,7 @@ export type { FormField, HtmlDocument, HtmlForm } from './engine/text/html-docum
 export { MAX_HTML_CHARS, readHtml } from './engine/text/html-document.ts';
 export { htmlToText } from './engine/text/html-text.ts';
 export { type HtmlTokenHandler, MAX_TAG_CHARS, tokenizeHtml } from './engine/text/html-tokenizer.ts';
+export { asciiLowerCase } from './engine/text/normalise.ts';
 export { brandOwning, isBrandAccountTenant } from './engine/url/brand-ownership.ts';
 export type { FreeHostingMatch } from './engine/url/catalogs.ts';
 export { BrandCatalog, HostingCatalog } from './engine/url/catalogs.ts';

@@ -4,6 +4,8 @@
 // the content detector reads the page the victim sees. Bounded: at most MAX_BLOBS literals per layer, MAX_DEPTH
 // layers (a decoded script may itself decode), MAX_OUTPUT characters in all; regexes are flat with bounded classes.
 
+import { asciiLowerCase } from '../../core/plugin-api.ts';
+
 const MAX_BLOBS = 20;
 const MAX_DEPTH = 3;
 const MAX_OUTPUT = 200_000;
@@ -79,7 +81,7 @@ function* literalsOf(source: string): Generator<string> {
 
 /** Bodies of `<script>` elements in decoded markup, found with indexOf (linear). */
 function* scriptBodies(html: string): Generator<string> {
-  const lower = html.toLowerCase();
+  const lower = asciiLowerCase(html);
   let at = 0;
   for (let n = 0; n < MAX_BLOBS; n++) {
     const open = lower.indexOf('<script', at);

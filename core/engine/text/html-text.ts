@@ -8,9 +8,10 @@
  * tokenizer differs on 3,124 of the 24,850 injection-corpus records with a `<` (issue 13); moving it is a behaviour
  * change to make on purpose.
  */
+import { asciiLowerCase } from './normalise.ts';
 export function htmlToText(html: string, maxChars = 200_000): string {
   const src = html.length > maxChars ? html.slice(0, maxChars) : html;
-  const lower = src.toLowerCase();
+  const lower = asciiLowerCase(src);
   let out = '';
   let i = 0;
   while (i < src.length) {

@@ -2,7 +2,9 @@
 // in one forward pass. Every step moves forward with indexOf or a bounded sticky regex, a tag is at most
 // MAX_TAG_CHARS long, and the quote-aware search for a tag's end has a per-document budget, so a hostile page costs
 // time proportional to its length. html-document.ts (readHtml) reads pages with it.
+
 import { decodeHTMLAttribute } from 'entities';
+import { asciiLowerCase } from './normalise.ts';
 
 /** A longer tag is garbage or an attack; it is skipped, not parsed. */
 export const MAX_TAG_CHARS = 4096;
@@ -77,7 +79,7 @@ export interface HtmlTokenHandler {
  * are skipped; an unclosed comment or raw-text element runs to the end.
  */
 export function tokenizeHtml(html: string, handler: HtmlTokenHandler): void {
-  const lower = html.toLowerCase();
+  const lower = asciiLowerCase(html);
   const tagScan = { chars: html.length + TAG_SCAN_SLACK };
   let i = 0;
   while (i < html.length) {

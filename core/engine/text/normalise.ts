@@ -20,3 +20,12 @@ export function stripInvisible(text: string): string {
 export function normaliseName(name: string): string {
   return stripInvisible(name.normalize('NFKC')).replace(/\s+/gu, ' ').trim().toLowerCase();
 }
+
+/**
+ * Lower-cases A-Z only, so every index of the result is the same index of the input. `String#toLowerCase` changes
+ * lengths ("İ" becomes two code units), so positions found in its copy drift in the original: a page with enough
+ * `İ` before a `<script>` would have its text cut in the wrong places.
+ */
+export function asciiLowerCase(text: string): string {
+  return text.replace(/[A-Z]+/g, (run) => run.toLowerCase());
+}
