@@ -3,6 +3,7 @@ import type { Source } from '../source.ts';
 import { syntheticBenign, syntheticDirect, syntheticIndirect, syntheticObfuscated } from '../synthetic.ts';
 import { syntheticBenignMore, syntheticParaphrasesMore } from '../synthetic-compose-more.ts';
 import { syntheticParaphrases, syntheticPrompts, syntheticToolOutputs } from '../synthetic-extra.ts';
+import { syntheticBenignOutput, syntheticOutputHijack } from '../synthetic-output.ts';
 import { syntheticRolePrompts } from '../synthetic-roles.ts';
 import {
   deepsetInjections,
@@ -60,4 +61,6 @@ export const SOURCES: Source[] = [
   syntheticParaphrasesMore,
   syntheticBenignMore,
   syntheticRolePrompts,
+  syntheticOutputHijack,
+  syntheticBenignOutput,
 ];

@@ -1,0 +1,192 @@
+// Generators for the fifth wave (phrases-output.ts): notes that steer the reading AI's answer, foreign questions to
+// answer "instead", switches into a made-up mode, and encoded tasks to decode and obey; the benign side holds the
+// same directives addressed to people, real device and software modes, and encodings explained. New sources, so the
+// earlier sources' records and splits do not move.
+import { ATTACKS } from './phrases-attack.ts';
+import { OUTPUT_PHRASES } from './phrases-output.ts';
+import type { Category } from './record.ts';
+import { Rng } from './rng.ts';
+import type { BuildContext, Source, SourceRecord } from './source.ts';
+import { assignByRank, DEFAULT_POLICY } from './split.ts';
+import { capitalFirst, fillSlots, join, withTypos } from './synthetic.ts';
+import { plantSome } from './synthetic-extra.ts';
+
+const ATTACKS_PER_LANG: Record<string, number> = { en: 900 };
+const ATTACKS_DEFAULT = 300;
+const BENIGN_PER_LANG: Record<string, number> = { en: 450 };
+const BENIGN_DEFAULT = 160;
+/** Share of records planted in a benign carrier of the same split, per family (steering notes live in content). */
+const PLANTED = { steer: 0.6, instead: 0.6, mode: 0.3, decode: 0.3 } as const;
+
+type Family = keyof typeof PLANTED;
+
+const PRODUCTS = ['SafeGuard Pro', 'the NovaMax X2', 'QuickLoan Plus', 'CleanAir 3000', 'the FreshBank app'];
+const BENIGN_BLOBS = [
+  'aGVsbG8gd29ybGQ=',
+  'dXNlcjpqZG9l',
+  '6a 64 6f 65',
+  'Y2hlY2tvdXQtMjAyNg==',
+  'eyJhbGciOiJIUzI1NiJ9',
+];
+
+interface Built {
+  text: string;
+  group: string;
+  category: Category;
+  family: Family;
+}
+
+function slots(lang: string, text: string, rng: Rng): string {
+  const c = OUTPUT_PHRASES[lang]!;
+  return fillSlots(
+    text
+      .replace(/\{claim\}/g, () => rng.pick(c.claims))
+      .replace(/\{product\}/g, () => rng.pick(PRODUCTS))
+      .replace(/\{phone\}/g, () => `+1-800-${100 + rng.int(900)}-${1000 + rng.int(9000)}`),
+    rng,
+  );
+}
+
+/** The blob a decode frame names: hex, reversed text or (by default) base64 of `payload`. */
+function encodeFor(frame: string, payload: string): string {
+  if (/\bhex\b/i.test(frame)) return Buffer.from(payload, 'utf8').toString('hex');
+  if (/backwards|rückwärts/i.test(frame)) return [...payload].reverse().join('');
+  return Buffer.from(payload, 'utf8').toString('base64');
+}
+
+function buildAttack(lang: string, family: Family, rng: Rng): Built {
+  const c = OUTPUT_PHRASES[lang]!;
+  if (family === 'steer') {
+    const fi = rng.int(c.aiFrames.length);
+    const si = rng.int(c.steer.length);
+    const text = c.aiFrames[fi]!.replace('{do}', c.steer[si]!);
+    const category: Category = /\{(url|email)\}|login|Zugangsdaten|identifiants|acceso|登录|ログイン/.test(
+      c.steer[si]!,
+    )
+      ? 'exfiltration'
+      : 'task_injection';
+    return { text, group: `synthetic:${lang}:steer5:${fi}:${si}`, category, family };
+  }
+  if (family === 'instead') {
+    const ii = rng.int(c.instead.length);
+    const qi = rng.int(c.questions.length);
+    const text = c.instead[ii]!.replace('{q}', c.questions[qi]!);
+    return { text, group: `synthetic:${lang}:instead5:${ii}:${qi}`, category: 'task_injection', family };
+  }
+  if (family === 'mode') {
+    const mi = rng.int(c.modes.length);
+    const ci = rng.int(c.modeCaps.length);
+    const text = join(lang, [c.modes[mi]!, c.modeCaps[ci]!]);
+    const category: Category = /hidden|versteckten|cachées|ocultas|隠された|隐藏/.test(c.modeCaps[ci]!)
+      ? 'system_prompt_leak'
+      : 'role_play_jailbreak';
+    return { text, group: `synthetic:${lang}:mode5:${mi}:${ci}`, category, family };
+  }
+  const di = rng.int(c.decode.length);
+  const payload = rng.pick(ATTACKS[lang]!.payloads);
+  const frame = c.decode[di]!;
+  const text = frame.replace('{blob}', encodeFor(frame, fillSlots(payload.text, rng)));
+  return { text, group: `synthetic:${lang}:decode5:${di}`, category: 'obfuscation', family };
+}
+
+function buildBenign(lang: string, family: Family, rng: Rng): Built {
+  const c = OUTPUT_PHRASES[lang]!;
+  if (family === 'mode') {
+    const mi = rng.int(c.benignModes.length);
+    return {
+      text: c.benignModes[mi]!,
+      group: `synthetic:${lang}:mode5b:${mi}`,
+      category: 'role_play_jailbreak',
+      family,
+    };
+  }
+  if (family === 'decode') {
+    const di = rng.int(c.benignDecode.length);
+    const text = c.benignDecode[di]!.replace('{blob}', rng.pick(BENIGN_BLOBS));
+    return { text, group: `synthetic:${lang}:decode5b:${di}`, category: 'obfuscation', family };
+  }
+  const fi = rng.int(c.humanFrames.length);
+  const si = rng.int(c.benignSteer.length);
+  const text = c.humanFrames[fi]!.replace('{do}', c.benignSteer[si]!);
+  return { text, group: `synthetic:${lang}:steer5b:${fi}:${si}`, category: 'task_injection', family: 'steer' };
+}
+
+/** Every group a generator can produce for a language, so the rank split sees them all up front. */
+function groupsOf(lang: string, benign: boolean): string[] {
+  const c = OUTPUT_PHRASES[lang]!;
+  const out: string[] = [];
+  const grid = (name: string, a: number, b: number) => {
+    for (let i = 0; i < a; i++) for (let j = 0; j < b; j++) out.push(`synthetic:${lang}:${name}:${i}:${j}`);
+  };
+  const list = (name: string, a: number) => {
+    for (let i = 0; i < a; i++) out.push(`synthetic:${lang}:${name}:${i}`);
+  };
+  if (benign) {
+    grid('steer5b', c.humanFrames.length, c.benignSteer.length);
+    list('mode5b', c.benignModes.length);
+    list('decode5b', c.benignDecode.length);
+  } else {
+    grid('steer5', c.aiFrames.length, c.steer.length);
+    grid('instead5', c.instead.length, c.questions.length);
+    grid('mode5', c.modes.length, c.modeCaps.length);
+    list('decode5', c.decode.length);
+  }
+  return out;
+}
+
+const ATTACK_FAMILIES: readonly Family[] = ['steer', 'steer', 'steer', 'instead', 'mode', 'decode'];
+const BENIGN_FAMILIES: readonly Family[] = ['steer', 'steer', 'steer', 'mode', 'mode', 'decode'];
+
+function generate(ctx: BuildContext, benign: boolean): SourceRecord[] {
+  const out: SourceRecord[] = [];
+  const source = benign ? 'synthetic_benign_output' : 'synthetic_output_hijack';
+  for (const lang of Object.keys(OUTPUT_PHRASES).sort()) {
+    const splits = assignByRank(groupsOf(lang, benign), DEFAULT_POLICY);
+    const rng = new Rng(`${source}:${lang}`);
+    const n = benign ? (BENIGN_PER_LANG[lang] ?? BENIGN_DEFAULT) : (ATTACKS_PER_LANG[lang] ?? ATTACKS_DEFAULT);
+    for (let i = 0; i < n; i++) {
+      const family = rng.pick(benign ? BENIGN_FAMILIES : ATTACK_FAMILIES);
+      const built = benign ? buildBenign(lang, family, rng) : buildAttack(lang, family, rng);
+      const split = splits.get(built.group)!;
+      const text = capitalFirst(withTypos(lang, slots(lang, built.text, rng), rng));
+      const planted = plantSome(ctx, split, lang, text, rng, PLANTED[built.family]);
+      out.push({
+        text: planted.text,
+        label: benign ? 0 : 1,
+        source,
+        lang,
+        kind: planted.kind,
+        ...(benign ? {} : { category: built.category }),
+        group: built.group,
+        split,
+      });
+    }
+  }
+  return out;
+}
+
+const LANGS = Object.keys(OUTPUT_PHRASES).length;
+
+export const syntheticOutputHijack: Source = {
+  info: {
+    id: 'synthetic_output_hijack',
+    licence: 'generated by this repository (phrases written for it)',
+    files: ['scripts/injection-data/phrases-output.ts'],
+    description: `fifth wave: notes addressed to the reading AI that slant its answer (frame x directive, with made-up claims, links and phone numbers), foreign questions to answer instead of the user's, switches into a made-up mode that lifts the rules, and encoded tasks to decode and obey, in ${LANGS} languages; steering notes and foreign questions planted in benign text of the same split 60 % of the time, the others 30 %; group = frame x directive / phrase x question / mode x capability / decode frame, cut by rank per language`,
+    policy: DEFAULT_POLICY,
+  },
+  needsCarriers: true,
+  load: (ctx) => generate(ctx, false),
+};
+
+export const syntheticBenignOutput: Source = {
+  info: {
+    id: 'synthetic_benign_output',
+    licence: 'generated by this repository (phrases written for it)',
+    files: ['scripts/injection-data/phrases-output.ts'],
+    description: `look-alikes of the fifth wave: the same kind of directives addressed to people (support macros, writing tips, front-desk and teaching notes), documentation of real device and software modes, and encoded values explained, in ${LANGS} languages, planted like the attacks`,
+    policy: DEFAULT_POLICY,
+  },
+  needsCarriers: true,
+  load: (ctx) => generate(ctx, true),
+};
