@@ -30,6 +30,29 @@ export function pickThreshold(benignBySource: Map<string, number[]>, target: num
   return Math.min(0.9999, Math.ceil((t + 1e-6) * 10000) / 10000);
 }
 
+/**
+ * Sources with fewer benign validation records than this are held to the flag rate together, not one by one: a
+ * 0.5 % rate cannot be resolved in fewer than 200 records, so under the per-source rule each small source allowed
+ * no flag at all and the threshold became the single highest score among a few thousand small-source records (one
+ * look-alike moved it by 0.08 between two trainings).
+ */
+export const MIN_SOURCE_FOR_OWN_RATE = 200;
+
+/** Groups benign scores for the threshold rule: large sources alone, all smaller ones pooled into one group. */
+export function thresholdGroups(
+  benignBySource: ReadonlyMap<string, number[]>,
+  minRecords = MIN_SOURCE_FOR_OWN_RATE,
+): Map<string, number[]> {
+  const groups = new Map<string, number[]>();
+  const small: number[] = [];
+  for (const [source, scores] of benignBySource) {
+    if (scores.length >= minRecords) groups.set(source, scores);
+    else small.push(...scores);
+  }
+  if (small.length > 0) groups.set('(sources under the minimum, pooled)', small);
+  return groups;
+}
+
 export function sourceTable(
   records: readonly { source: string; label: 0 | 1 }[],
   probs: readonly number[],
@@ -91,8 +114,9 @@ export function evaluate(
       benign.set(r.source, list);
     }
   });
-  const approval = pickThreshold(benign, targetFp);
-  const block = Math.max(approval, pickThreshold(benign, targetBlockFp));
+  const groups = thresholdGroups(benign);
+  const approval = pickThreshold(groups, targetFp);
+  const block = Math.max(approval, pickThreshold(groups, targetBlockFp));
   const thresholds = { approval, block };
   const table = sourceTable(records, probs, thresholds);
   const withPositives = table.filter((r) => r.positives > 0);

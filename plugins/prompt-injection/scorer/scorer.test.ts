@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import type { Meter } from '../matcher.ts';
 import { charGramCount, forEachFeature, prepare } from './features.ts';
 import { decodeModel, fromHalf, referenceLogit, scoreSegment, toHalf } from './model.ts';
-import { pickThreshold, prng, type TrainRecord, train } from './train.ts';
+import { pickThreshold, prng, type TrainRecord, thresholdGroups, train } from './train.ts';
 import { MAX_WINDOW, units } from './windows.ts';
 
 // A small seeded corpus built here (never from an evaluation set): instruction-override and exfiltration phrasings
@@ -79,6 +79,25 @@ describe('injection scorer: training', () => {
     ]);
     const t = pickThreshold(benign, 0.005);
     assert.ok(t > 0.397 && t <= 0.3981, `${t}`);
+  });
+
+  it('holds sources too small to resolve the rate together, so one small-source record does not set the threshold', () => {
+    const big = Array.from({ length: 400 }, (_, i) => i / 1000); // its 3rd highest, 0.397, binds
+    const bySource = new Map([
+      ['big', big],
+      ['tiny', [0.9]], // alone it would need a threshold above 0.9
+      ...Array.from(
+        { length: 3 },
+        (_, k) => [`small${k}`, Array.from({ length: 70 }, () => 0.1)] as [string, number[]],
+      ),
+    ]);
+    const groups = thresholdGroups(bySource, 200);
+    assert.deepEqual([...groups.keys()], ['big', '(sources under the minimum, pooled)']);
+    assert.equal(groups.get('(sources under the minimum, pooled)')!.length, 211);
+    // 211 pooled records allow one flag (0.5 %), the 0.9; the big source's rule then binds.
+    const t = pickThreshold(groups, 0.005);
+    assert.ok(t > 0.397 && t <= 0.3981, `${t}`);
+    assert.ok(pickThreshold(bySource, 0.005) > 0.9);
   });
 });
 

@@ -38,7 +38,14 @@ import {
   type TrainResult,
 } from './train-options.ts';
 
-export { evaluate, formatTable, pickThreshold, recordProbability, sourceTable } from './evaluate.ts';
+export {
+  evaluate,
+  formatTable,
+  pickThreshold,
+  recordProbability,
+  sourceTable,
+  thresholdGroups,
+} from './evaluate.ts';
 export {
   prng,
   type SourceRow,
