@@ -20,6 +20,7 @@ import { AuditWriter } from '../core/services/audit/audit-writer.ts';
 import { SigningKey } from '../core/services/signing/signing-keys.ts';
 import { createHttpApp } from '../server/http-app.ts';
 import type { LoadOptions, LoadResult } from './load-child.ts';
+import { signatureCpuUs } from './signature-cost.ts';
 import { fmt, listen } from './support.ts';
 
 /** About 200 characters of prose ending in one injection, so the screen does its full work. */
@@ -224,6 +225,9 @@ export async function httpBench(
       .loadavg()
       .map((l) => l.toFixed(2))
       .join(' / ')}\n`,
+  );
+  console.log(
+    `one Ed25519 contract signature: ${fmt(signatureCpuUs(app.container.resolve(SigningKey)), 1)} µs of CPU (bare Koa's whole request: its "CPU µs / req" below)\n`,
   );
   console.log(
     '| case | round | req/s | ratio to bare Koa (same round) | main-thread µs / req | CPU µs / req | busy-time ratio | p50 ms | p99 ms | non-2xx | DB round trips / req | audit rows / batch | signatures / batch |',
