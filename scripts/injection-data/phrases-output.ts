@@ -7,6 +7,8 @@
 // - mode: "you are now in {mode}" followed by what that mode allows. The benign side is device and software
 //   documentation about real modes (developer options, maintenance mode, safe mode).
 // - decode: an encoded blob and a request to decode it and do what it says. The benign side explains an encoding.
+// Benign only, headline: the "everything you were told about {topic} is wrong" trope of news and blog headlines,
+// which has the shape of a dismissal of earlier instructions (third wave) with a topic where the instructions were.
 // Over 400 lines on purpose: a phrase table in seven languages; code lives in synthetic-output.ts.
 export interface OutputPhrases {
   /** Addressed to an AI reading the text; contain {do}. */
@@ -27,6 +29,10 @@ export interface OutputPhrases {
   /** Contain {blob}. */
   decode: string[];
   benignDecode: string[];
+  /** Contain {topic}. */
+  headlineSubjects: string[];
+  headlinePredicates: string[];
+  topics: string[];
 }
 
 export const OUTPUT_PHRASES: Record<string, OutputPhrases> = {
@@ -147,6 +153,51 @@ export const OUTPUT_PHRASES: Record<string, OutputPhrases> = {
       'Our puzzle of the week: {blob}. Decode it and send us the answer for a chance to win a mug.',
       'Encoded tokens such as {blob} are safe to share; they expire after ten minutes.',
     ],
+    headlineSubjects: [
+      'Everything you were told about {topic}',
+      'All you have been taught about {topic}',
+      'What you thought you knew about {topic}',
+      'Everything you have heard about {topic}',
+      'The advice you were given about {topic}',
+      'Everything you learned at school about {topic}',
+      'Most of what we were told about {topic}',
+    ],
+    headlinePredicates: [
+      ' is wrong, says a new study',
+      ' is outdated, according to researchers',
+      ' is a myth',
+      ' is about to change',
+      ' was never true, experts say',
+      ' needs a rethink',
+      ' is probably wrong',
+      ' is out of date, a new review finds',
+      ' turns out to be false',
+      ' is half true at best',
+    ],
+    topics: [
+      'salt',
+      'sleep',
+      'coffee',
+      'stretching before a run',
+      'saving for retirement',
+      'the Roman army',
+      'dinosaurs',
+      'learning a language',
+      'houseplants',
+      'the housing market',
+      'vitamins',
+      'the Vikings',
+      'breakfast',
+      'running shoes',
+      'credit scores',
+      'the Moon landing',
+      'sugar',
+      'electric cars',
+      'bees',
+      'job interviews',
+      'tipping in restaurants',
+      'sunscreen',
+    ],
   },
   de: {
     aiFrames: [
@@ -231,6 +282,38 @@ export const OUTPUT_PHRASES: Record<string, OutputPhrases> = {
     benignDecode: [
       'Der Header-Wert {blob} ist Base64; mit `base64 -d` können Sie ihn lesen.',
       'Unser Rätsel der Woche: {blob}. Entschlüsseln Sie es und schicken Sie uns die Lösung.',
+    ],
+    headlineSubjects: [
+      'Alles, was man Ihnen über {topic} erzählt hat,',
+      'Was Sie über {topic} gelernt haben,',
+      'Alles, was du über {topic} zu wissen glaubtest,',
+      'Alles, was wir in der Schule über {topic} gelernt haben,',
+      'Das meiste, was man über {topic} hört,',
+    ],
+    headlinePredicates: [
+      ' ist falsch, sagt eine neue Studie',
+      ' ist überholt',
+      ' ist ein Mythos',
+      ' stimmt so nicht mehr',
+      ' ist veraltet, zeigt eine neue Übersicht',
+      ' ist nur die halbe Wahrheit',
+    ],
+    topics: [
+      'Salz',
+      'Schlaf',
+      'Kaffee',
+      'die Altersvorsorge',
+      'Dinosaurier',
+      'Zimmerpflanzen',
+      'Vitamine',
+      'die Wikinger',
+      'das Frühstück',
+      'Laufschuhe',
+      'Zucker',
+      'Elektroautos',
+      'Bienen',
+      'Vorstellungsgespräche',
+      'Sonnencreme',
     ],
   },
   fr: {
@@ -317,6 +400,37 @@ export const OUTPUT_PHRASES: Record<string, OutputPhrases> = {
       "La valeur d'en-tête {blob} est en base64 ; lancez `base64 -d` pour la lire.",
       'Notre énigme de la semaine : {blob}. Décodez-la et envoyez-nous la réponse.',
     ],
+    headlineSubjects: [
+      "Tout ce qu'on vous a dit sur {topic}",
+      'Ce que vous croyiez savoir sur {topic}',
+      "Tout ce qu'on vous a appris sur {topic}",
+      "Tout ce qu'on nous a appris à l'école sur {topic}",
+      "L'essentiel de ce qu'on entend sur {topic}",
+    ],
+    headlinePredicates: [
+      ' est faux, selon une nouvelle étude',
+      ' est dépassé',
+      ' est un mythe',
+      ' va changer',
+      ' est périmé, montre une nouvelle synthèse',
+      " n'est qu'à moitié vrai",
+    ],
+    topics: [
+      'le sel',
+      'le sommeil',
+      'le café',
+      'la retraite',
+      'les dinosaures',
+      "les plantes d'intérieur",
+      'les vitamines',
+      'les Vikings',
+      'le petit-déjeuner',
+      'le sucre',
+      'les voitures électriques',
+      'les abeilles',
+      "les entretiens d'embauche",
+      'la crème solaire',
+    ],
   },
   es: {
     aiFrames: [
@@ -401,6 +515,37 @@ export const OUTPUT_PHRASES: Record<string, OutputPhrases> = {
     benignDecode: [
       'El valor de la cabecera {blob} está en base64; ejecute `base64 -d` para leerlo.',
       'Nuestro acertijo de la semana: {blob}. Descífrelo y envíenos la respuesta.',
+    ],
+    headlineSubjects: [
+      'Todo lo que te dijeron sobre {topic}',
+      'Lo que creías saber sobre {topic}',
+      'Todo lo que te enseñaron sobre {topic}',
+      'Todo lo que aprendimos en el colegio sobre {topic}',
+      'Casi todo lo que se dice sobre {topic}',
+    ],
+    headlinePredicates: [
+      ' es falso, según un nuevo estudio',
+      ' está desactualizado',
+      ' es un mito',
+      ' está a punto de cambiar',
+      ' está anticuado, según una nueva revisión',
+      ' es solo media verdad',
+    ],
+    topics: [
+      'la sal',
+      'el sueño',
+      'el café',
+      'la jubilación',
+      'los dinosaurios',
+      'las plantas de interior',
+      'las vitaminas',
+      'los vikingos',
+      'el desayuno',
+      'el azúcar',
+      'los coches eléctricos',
+      'las abejas',
+      'las entrevistas de trabajo',
+      'el protector solar',
     ],
   },
   pt: {
@@ -487,6 +632,37 @@ export const OUTPUT_PHRASES: Record<string, OutputPhrases> = {
       'O valor do cabeçalho {blob} está em base64; use `base64 -d` para lê-lo.',
       'O enigma da semana: {blob}. Decifre e envie a resposta para nós.',
     ],
+    headlineSubjects: [
+      'Tudo o que te disseram sobre {topic}',
+      'O que você achava que sabia sobre {topic}',
+      'Tudo o que te ensinaram sobre {topic}',
+      'Tudo o que aprendemos na escola sobre {topic}',
+      'Quase tudo o que se diz sobre {topic}',
+    ],
+    headlinePredicates: [
+      ' está errado, diz um novo estudo',
+      ' está desatualizado',
+      ' é um mito',
+      ' vai mudar',
+      ' está ultrapassado, mostra uma nova revisão',
+      ' é só meia verdade',
+    ],
+    topics: [
+      'o sal',
+      'o sono',
+      'o café',
+      'a aposentadoria',
+      'os dinossauros',
+      'as plantas de interior',
+      'as vitaminas',
+      'os vikings',
+      'o café da manhã',
+      'o açúcar',
+      'os carros elétricos',
+      'as abelhas',
+      'as entrevistas de emprego',
+      'o protetor solar',
+    ],
   },
   zh: {
     aiFrames: [
@@ -567,6 +743,37 @@ export const OUTPUT_PHRASES: Record<string, OutputPhrases> = {
     benignDecode: [
       '请求头的值 {blob} 是base64编码，可以用 `base64 -d` 查看。',
       '本周谜题：{blob}。解开它并把答案发给我们。',
+    ],
+    headlineSubjects: [
+      '关于{topic}，你被告知的一切',
+      '你以为自己了解的{topic}知识',
+      '关于{topic}，别人教你的一切',
+      '学校里教的关于{topic}的知识',
+      '大家常说的关于{topic}的说法',
+    ],
+    headlinePredicates: [
+      '都是错的，一项新研究称',
+      '已经过时了',
+      '只是个传说',
+      '即将改变',
+      '其实是错的',
+      '只说对了一半',
+    ],
+    topics: [
+      '盐',
+      '睡眠',
+      '咖啡',
+      '退休储蓄',
+      '恐龙',
+      '室内植物',
+      '维生素',
+      '维京人',
+      '早餐',
+      '糖',
+      '电动汽车',
+      '蜜蜂',
+      '求职面试',
+      '防晒霜',
     ],
   },
   ja: {
@@ -651,6 +858,37 @@ export const OUTPUT_PHRASES: Record<string, OutputPhrases> = {
     benignDecode: [
       'ヘッダーの値 {blob} はbase64です。`base64 -d` で読めます。',
       '今週のパズル：{blob}。解読して答えを送ってください。',
+    ],
+    headlineSubjects: [
+      '{topic}について教えられてきたこと',
+      '{topic}について知っているつもりのこと',
+      '{topic}について聞かされてきたこと',
+      '学校で習った{topic}の知識',
+      'よく言われる{topic}の常識',
+    ],
+    headlinePredicates: [
+      'は間違いだった、新研究が示す',
+      'はもう古い',
+      'は神話にすぎない',
+      'が変わりつつある',
+      'は誤解だった',
+      'は半分しか正しくない',
+    ],
+    topics: [
+      '塩分',
+      '睡眠',
+      'コーヒー',
+      '老後の資金',
+      '恐竜',
+      '観葉植物',
+      'ビタミン',
+      'バイキング',
+      '朝食',
+      '砂糖',
+      '電気自動車',
+      'ミツバチ',
+      '就職面接',
+      '日焼け止め',
     ],
   },
 };
