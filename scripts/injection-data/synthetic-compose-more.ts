@@ -1,14 +1,14 @@
 // Generators for the third wave of compositional phrases (phrases-compose-more.ts): prompt-leak requests, dismissals
 // of the earlier instructions and hand-overs to a new task as attacks, and the same leak frames and dismissal
 // predicates with benign objects as look-alikes. New sources, so the earlier sources' records and splits do not move.
+import { generateComposed } from './composed.ts';
 import { ATTACKS } from './phrases-attack.ts';
 import { COMPOSE_MORE } from './phrases-compose-more.ts';
 import type { Category } from './record.ts';
-import { Rng } from './rng.ts';
+import type { Rng } from './rng.ts';
 import type { BuildContext, Source, SourceRecord } from './source.ts';
-import { assignByRank, DEFAULT_POLICY } from './split.ts';
-import { capitalFirst, fillSlots, join, payloadCategory, withTypos } from './synthetic.ts';
-import { plantSome } from './synthetic-extra.ts';
+import { DEFAULT_POLICY } from './split.ts';
+import { capitalFirst, fillSlots, join, payloadCategory } from './synthetic.ts';
 
 const ATTACKS_PER_LANG: Record<string, number> = { en: 900 };
 const ATTACKS_DEFAULT = 300;
@@ -89,32 +89,21 @@ function groupsOf(lang: string, benign: boolean): string[] {
   return out;
 }
 
+const FAMILIES: readonly Family[] = ['leak', 'leak', 'dismiss', 'switch'];
+
 function generate(ctx: BuildContext, benign: boolean): SourceRecord[] {
-  const out: SourceRecord[] = [];
-  const source = benign ? 'synthetic_benign_more' : 'synthetic_paraphrase_more';
-  for (const lang of Object.keys(COMPOSE_MORE).sort()) {
-    const splits = assignByRank(groupsOf(lang, benign), DEFAULT_POLICY);
-    const rng = new Rng(`${source}:${lang}`);
-    const n = benign ? (BENIGN_PER_LANG[lang] ?? BENIGN_DEFAULT) : (ATTACKS_PER_LANG[lang] ?? ATTACKS_DEFAULT);
-    for (let i = 0; i < n; i++) {
-      const family: Family = rng.pick(['leak', 'leak', 'dismiss', 'switch'] as const);
-      const built = benign ? buildBenign(lang, rng) : buildAttack(lang, family, rng);
-      const split = splits.get(built.group)!;
-      const text = capitalFirst(withTypos(lang, fillSlots(built.text, rng), rng));
-      const planted = plantSome(ctx, split, lang, text, rng, PLANTED);
-      out.push({
-        text: planted.text,
-        label: benign ? 0 : 1,
-        source,
-        lang,
-        kind: planted.kind,
-        ...(benign ? {} : { category: built.category }),
-        group: built.group,
-        split,
-      });
-    }
-  }
-  return out;
+  return generateComposed(ctx, {
+    source: benign ? 'synthetic_benign_more' : 'synthetic_paraphrase_more',
+    label: benign ? 0 : 1,
+    langs: Object.keys(COMPOSE_MORE),
+    groupsOf: (lang) => groupsOf(lang, benign),
+    count: (lang) => (benign ? (BENIGN_PER_LANG[lang] ?? BENIGN_DEFAULT) : (ATTACKS_PER_LANG[lang] ?? ATTACKS_DEFAULT)),
+    families: FAMILIES,
+    // The family is drawn for benign records too (and not used), as it always was: the draws are the build's bytes.
+    build: (lang, family, rng) => (benign ? buildBenign(lang, rng) : buildAttack(lang, family, rng)),
+    fill: (_lang, text, rng) => fillSlots(text, rng),
+    plantChance: () => PLANTED,
+  });
 }
 
 export const syntheticParaphrasesMore: Source = {

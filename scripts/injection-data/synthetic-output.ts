@@ -1,15 +1,15 @@
 // Generators for the fifth wave (phrases-output.ts): notes that steer the reading AI's answer, foreign questions to
-// answer "instead", switches into a made-up mode, and encoded tasks to decode and obey; the benign side holds the
-// same directives addressed to people, real device and software modes, and encodings explained. New sources, so the
-// earlier sources' records and splits do not move.
+// answer "instead", switches into a made-up mode, encoded tasks to decode and obey, and second tasks slipped into a
+// paragraph; the benign side holds the same directives addressed to people, real device and software modes,
+// encodings explained, exam instructions and a headline trope. New sources, so the earlier splits do not move.
+import { generateComposed } from './composed.ts';
 import { ATTACKS } from './phrases-attack.ts';
 import { OUTPUT_PHRASES } from './phrases-output.ts';
 import type { Category } from './record.ts';
-import { Rng } from './rng.ts';
+import type { Rng } from './rng.ts';
 import type { BuildContext, Source, SourceRecord } from './source.ts';
-import { assignByRank, DEFAULT_POLICY } from './split.ts';
-import { capitalFirst, fillSlots, join, withTypos } from './synthetic.ts';
-import { plantSome } from './synthetic-extra.ts';
+import { DEFAULT_POLICY } from './split.ts';
+import { fillSlots, join } from './synthetic.ts';
 
 const ATTACKS_PER_LANG: Record<string, number> = { en: 1300 };
 const ATTACKS_DEFAULT = 430;
@@ -186,31 +186,17 @@ const BENIGN_FAMILIES: readonly Family[] = [
 ];
 
 function generate(ctx: BuildContext, benign: boolean): SourceRecord[] {
-  const out: SourceRecord[] = [];
-  const source = benign ? 'synthetic_benign_output' : 'synthetic_output_hijack';
-  for (const lang of Object.keys(OUTPUT_PHRASES).sort()) {
-    const splits = assignByRank(groupsOf(lang, benign), DEFAULT_POLICY);
-    const rng = new Rng(`${source}:${lang}`);
-    const n = benign ? (BENIGN_PER_LANG[lang] ?? BENIGN_DEFAULT) : (ATTACKS_PER_LANG[lang] ?? ATTACKS_DEFAULT);
-    for (let i = 0; i < n; i++) {
-      const family = rng.pick(benign ? BENIGN_FAMILIES : ATTACK_FAMILIES);
-      const built = benign ? buildBenign(lang, family, rng) : buildAttack(lang, family, rng);
-      const split = splits.get(built.group)!;
-      const text = capitalFirst(withTypos(lang, slots(lang, built.text, rng), rng));
-      const planted = plantSome(ctx, split, lang, text, rng, PLANTED[built.family]);
-      out.push({
-        text: planted.text,
-        label: benign ? 0 : 1,
-        source,
-        lang,
-        kind: planted.kind,
-        ...(benign ? {} : { category: built.category }),
-        group: built.group,
-        split,
-      });
-    }
-  }
-  return out;
+  return generateComposed(ctx, {
+    source: benign ? 'synthetic_benign_output' : 'synthetic_output_hijack',
+    label: benign ? 0 : 1,
+    langs: Object.keys(OUTPUT_PHRASES),
+    groupsOf: (lang) => groupsOf(lang, benign),
+    count: (lang) => (benign ? (BENIGN_PER_LANG[lang] ?? BENIGN_DEFAULT) : (ATTACKS_PER_LANG[lang] ?? ATTACKS_DEFAULT)),
+    families: benign ? BENIGN_FAMILIES : ATTACK_FAMILIES,
+    build: (lang, family, rng) => (benign ? buildBenign(lang, family, rng) : buildAttack(lang, family, rng)),
+    fill: slots,
+    plantChance: (built) => PLANTED[built.family],
+  });
 }
 
 const LANGS = Object.keys(OUTPUT_PHRASES).length;
