@@ -187,11 +187,7 @@ export class ActionCheck {
         reasons,
         warnings,
         flags,
-        flag_explanations: flagExplanations(
-          runs,
-          (f) => this.catalog.declarationOf(f),
-          (f) => this.scorer.agentWeightOf(f),
-        ),
+        flag_explanations: flagExplanations(runs, this.catalog, this.scorer),
         prompt_injection: promptInjectionView(injection),
         url_verdict: destination.verdict,
         ttl_seconds: sealed.decision.ttl_seconds,

@@ -1,5 +1,7 @@
 import type { AgentScreen } from '../../detector.ts';
+import type { PluginCatalog } from '../../engine/pipeline/plugin-catalog.ts';
 import type { DetectorRun } from '../../engine/pipeline/run-detectors.ts';
+import type { Scorer } from '../../engine/scoring/score-breakdown.ts';
 
 /** What the agent screen (the plugin providing `agentScreen`) found, as every agent surface reports it. */
 export type InjectionSummary = AgentScreen;
@@ -13,20 +15,20 @@ export function firedFlags(runs: readonly DetectorRun[]): string[] {
   return [...new Set(runs.flatMap((r) => r.output?.findings.map((f) => f.flag) ?? []))].sort();
 }
 
-/** flag → what fired it and why, for `flag_explanations`. */
+/** flag → what fired it and why, for `flag_explanations`: the declaring plugin's text and the agent surfaces' weight. */
 export function flagExplanations(
   runs: readonly DetectorRun[],
-  describe: (flag: string) => { description: string; pluginId: string } | undefined,
-  weightOf: (flag: string) => number,
+  catalog: Pick<PluginCatalog, 'declarationOf'>,
+  scorer: Pick<Scorer, 'agentWeightOf'>,
 ): Record<string, { description: string; detector: string; weight: number; evidence: string[] }> {
   const out: Record<string, { description: string; detector: string; weight: number; evidence: string[] }> = {};
   for (const run of runs) {
     for (const f of run.output?.findings ?? []) {
-      const meta = describe(f.flag);
+      const meta = catalog.declarationOf(f.flag);
       out[f.flag] ??= {
         description: meta?.description ?? '',
         detector: meta?.pluginId ?? run.pluginId,
-        weight: weightOf(f.flag),
+        weight: scorer.agentWeightOf(f.flag),
         evidence: [],
       };
       if (f.detail && !out[f.flag]!.evidence.includes(f.detail)) out[f.flag]!.evidence.push(f.detail);

@@ -148,11 +148,7 @@ export class ToolCallCheck {
         reasons,
         warnings,
         flags,
-        flag_explanations: flagExplanations(
-          runs,
-          (f) => this.catalog.declarationOf(f),
-          (f) => this.scorer.agentWeightOf(f),
-        ),
+        flag_explanations: flagExplanations(runs, this.catalog, this.scorer),
         prompt_injection: promptInjectionView(injection),
         ttl_seconds: sealed.decision.ttl_seconds,
         decision: sealed.decision,

@@ -85,11 +85,7 @@ export class EmailProtector {
     const score = Math.max(emailPoints, screen);
     const riskLevel = this.scorer.riskLevelOf(score);
     const verdict = verdictOf(riskLevel);
-    const explanations = flagExplanations(
-      runs,
-      (f) => this.catalog.declarationOf(f),
-      (f) => this.scorer.agentWeightOf(f),
-    );
+    const explanations = flagExplanations(runs, this.catalog, this.scorer);
     const reasons = Object.entries(explanations).map(
       ([flag, e]) => `${flag}: ${e.evidence.join('; ') || e.description}`,
     );
