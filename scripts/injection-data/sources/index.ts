@@ -2,7 +2,6 @@
 import type { Source } from '../source.ts';
 import { syntheticBenign, syntheticDirect, syntheticIndirect, syntheticObfuscated } from '../synthetic.ts';
 import { syntheticBenignMore, syntheticParaphrasesMore } from '../synthetic-compose-more.ts';
-import { syntheticBenignDirective, syntheticResponseDirective } from '../synthetic-directive.ts';
 import { syntheticParaphrases, syntheticPrompts, syntheticToolOutputs } from '../synthetic-extra.ts';
 import { syntheticBenignOutput, syntheticOutputHijack } from '../synthetic-output.ts';
 import { syntheticRolePrompts } from '../synthetic-roles.ts';
@@ -64,6 +63,4 @@ export const SOURCES: Source[] = [
   syntheticRolePrompts,
   syntheticOutputHijack,
   syntheticBenignOutput,
-  syntheticResponseDirective,
-  syntheticBenignDirective,
 ];
