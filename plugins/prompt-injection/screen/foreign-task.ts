@@ -125,6 +125,8 @@ export function foreignTaskLines(
   const candidates: { from: number; to: number; kind: string }[] = [];
   let docTokens = 0;
   let from = 0;
+  // "Given the paragraph above, answer the following question:" makes the next question the reader's own task.
+  let introduced = false;
   for (let k = 1; k <= tokens.length; k++) {
     if (meter) meter.steps++;
     if (k < tokens.length && tokens.line[k] === tokens.line[from]) continue;
@@ -134,8 +136,11 @@ export function foreignTaskLines(
     from = k;
     if (meter) meter.steps++;
     const kind = classifyLine(tokens, table, a, b);
+    const wasIntroduced = introduced;
+    const after = afterAt(tokens, b - 1);
+    introduced = !kind && (after === 0x3a || after === 0x3f) && mentionsDocument(tokens, table, a, b);
     // Questions in hidden markup are polls and collapsed FAQ answers far more often than attacks.
-    if (kind && !(seg.hidden && kind === 'question')) {
+    if (kind && !(kind === 'question' && (seg.hidden || wasIntroduced))) {
       candidates.push({ from: a, to: b, kind });
       // More than two: a page of such lines (an FAQ), not an injected one; nothing more to learn.
       if (candidates.length > 2) return [];
