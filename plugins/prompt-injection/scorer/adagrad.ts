@@ -1,7 +1,7 @@
 // The optimiser: logistic regression and the softmax category head, one AdaGrad epoch at a time, and the snapshot of
 // its state as a weights file.
 import { FEATURE_VERSION, forEachFeature } from './features.ts';
-import { encodeModel, type ModelHeader } from './model.ts';
+import { encodeModel, type ModelHeader, sigmoid } from './model.ts';
 import type { Sample } from './samples.ts';
 import type { Options } from './train-options.ts';
 
@@ -60,7 +60,7 @@ export function epoch(state: State, samples: Sample[], order: Int32Array, o: Opt
     let dot = 0;
     for (let j = 0; j < count; j++) dot += state.w[buf[j]!]!;
     const z = state.bias + dot * v;
-    const g = (1 / (1 + Math.exp(-z)) - s.y) * s.w;
+    const g = (sigmoid(z) - s.y) * s.w;
     for (let j = 0; j < count; j++) {
       const k = buf[j]!;
       const gk = g * v + lambda * state.w[k]!;

@@ -1,6 +1,6 @@
 // Model selection and thresholds: the probability of a record as the screen computes it, the threshold that holds
 // every benign source at a flag rate, and the per-source table of a model on labelled records.
-import { type ScorerModel, scoreSegment } from './model.ts';
+import { type ScorerModel, scoreSegment, sigmoid } from './model.ts';
 import type { SourceRow, Thresholds, TrainRecord } from './train-options.ts';
 
 /** Probability of the best window over all segments: what the screen computes. */
@@ -10,7 +10,7 @@ export function recordProbability(model: ScorerModel, segments: string[]): numbe
     const r = scoreSegment(model, s);
     if (r.best && r.best.z > best) best = r.best.z;
   }
-  return best === Number.NEGATIVE_INFINITY ? 0 : 1 / (1 + Math.exp(-best));
+  return best === Number.NEGATIVE_INFINITY ? 0 : sigmoid(best);
 }
 
 /**
