@@ -5,6 +5,8 @@ import type { Segment } from '../normalize.ts';
 import { opensAsPrompt } from '../prompt-genre.ts';
 import { compiled } from './pattern-file.ts';
 import {
+  ANSWER_MANNER,
+  ANSWER_VERBS,
   CONJUNCTIONS,
   DOC_FIRST,
   DOC_REFERENCE,
@@ -12,8 +14,11 @@ import {
   EDIT_VERBS,
   flagTable,
   LONG_WORD,
+  OUTPUT_MODIFIERS,
   OUTPUT_WORD,
   QUESTION_WORDS,
+  READER_VERBS,
+  READER_WORDS,
   STOPWORDS,
   TASK_VERBS,
   type WordSet,
@@ -79,25 +84,64 @@ function isHeading(tokens: Tokens, table: Uint16Array | undefined, a: number, b:
   return long >= 1 && capital / long > 0.5;
 }
 
-function classifyLine(tokens: Tokens, table: Uint16Array | undefined, a: number, b: number): string {
-  const len = b - a;
-  if (len < 5 || len > 45 || tokens.sent[a] !== tokens.sent[b - 1]) return '';
-  if (isHeading(tokens, table, a, b)) return '';
-  let first = a;
-  while (first < b - 1 && compiled.fillers.has(word(tokens, first))) first++;
-  const lastAfter = afterAt(tokens, b - 1);
-  let outputDirective = false;
+/** "your answer", "the reply", and with one modifier between them, "your entire answer". */
+function namesTheOutput(tokens: Tokens, table: Uint16Array | undefined, a: number, b: number): boolean {
   for (let k = a; k < b - 1; k++) {
-    if (wordFlags(tokens, table, k) & YOUR_OR_THE && wordFlags(tokens, table, k + 1) & OUTPUT_WORD) {
-      outputDirective = true;
+    if (!(wordFlags(tokens, table, k) & YOUR_OR_THE)) continue;
+    if (wordFlags(tokens, table, k + 1) & OUTPUT_WORD) return true;
+    if (k + 2 < b && OUTPUT_MODIFIERS.has(word(tokens, k + 1)) && wordFlags(tokens, table, k + 2) & OUTPUT_WORD) {
+      return true;
     }
   }
+  return false;
+}
+
+function skipFillers(tokens: Tokens, from: number, to: number): number {
+  let k = from;
+  while (k < to - 1 && compiled.fillers.has(word(tokens, k))) k++;
+  return k;
+}
+
+/**
+ * "What year did the wall fall? Answer this first.": a question followed by a short order to answer it is one
+ * injected task written as two sentences. Returns the end of the question, or -1.
+ */
+function questionWithAnswerOrder(tokens: Tokens, a: number, b: number): number {
+  let k = a;
+  while (k < b && tokens.sent[k] === tokens.sent[a]) k++;
+  if (k >= b || tokens.sent[k] !== tokens.sent[b - 1] || b - k > 6) return -1;
+  if (afterAt(tokens, k - 1) !== 0x3f) return -1;
+  return ANSWER_VERBS.has(word(tokens, skipFillers(tokens, k, b))) ? k : -1;
+}
+
+function classifyLine(tokens: Tokens, table: Uint16Array | undefined, a: number, b: number): string {
+  const len = b - a;
+  if (len < 5 || len > 45) return '';
+  if (tokens.sent[a] !== tokens.sent[b - 1]) {
+    const end = questionWithAnswerOrder(tokens, a, b);
+    return end < 0 || end - a < 5 ? '' : classifyLine(tokens, table, a, end);
+  }
+  if (isHeading(tokens, table, a, b)) return '';
+  const first = skipFillers(tokens, a, b);
+  const lastAfter = afterAt(tokens, b - 1);
+  const outputDirective = namesTheOutput(tokens, table, a, b);
   if (outputDirective && (startsWithIn(tokens, first, b, EDIT_VERBS) || startsWithIn(tokens, first, b, TASK_VERBS))) {
     return 'output';
   }
   if (outputDirective && word(tokens, first) === 'in') return 'output';
+  // "Tell the reader that …": only the writer of the answer has a reader to tell things to.
+  if (
+    first + 2 < b &&
+    READER_VERBS.has(word(tokens, first)) &&
+    word(tokens, first + 1) === 'the' &&
+    READER_WORDS.has(word(tokens, first + 2))
+  ) {
+    return 'output';
+  }
   if (mentionsDocument(tokens, table, a, b)) return '';
   if (startsWithIn(tokens, first, b, TASK_VERBS) && lastAfter !== 0x3a) return 'task';
+  // "Answer in the style of a knight", "Respond only in French": how to answer, asked of whoever answers.
+  if (ANSWER_VERBS.has(word(tokens, first)) && startsWithIn(tokens, first + 1, b, ANSWER_MANNER)) return 'output';
   // A question line that opens with a conjunction ("and have it mean the same thing?") finishes the sentence above.
   if (lastAfter === 0x3f && QUESTION_WORDS.words.has(word(tokens, first)) && !CONJUNCTIONS.has(word(tokens, a))) {
     return 'question';

@@ -18,6 +18,11 @@ interface StructureDef {
   questionWords: string[];
   docReference: string[];
   outputWords: string[];
+  outputModifiers: string[];
+  readerVerbs: string[];
+  readerWords: string[];
+  answerVerbs: string[];
+  answerManner: string[];
   stopwords: string[];
 }
 
