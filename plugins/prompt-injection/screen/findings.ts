@@ -3,18 +3,24 @@
 import type { Segment } from '../normalize.ts';
 import { categories } from './pattern-file.ts';
 import type { Hit } from './phrase-hits.ts';
-import { type InjectionFinding, shortMarker } from './result.ts';
+import { type InjectionFinding, SEVERITY_RANK, shortMarker } from './result.ts';
 
 export type SeverityOf = (category: string) => 'high' | 'low';
 
 export class Findings {
   readonly list: InjectionFinding[] = [];
-  private readonly seen = new Set<string>();
+  private readonly seen = new Map<string, InjectionFinding>();
 
+  /** A second finding with the same category and marker only raises the first one's severity. */
   add(f: InjectionFinding): void {
     const key = `${f.category}\u0000${f.marker.toLowerCase()}`;
-    if (this.seen.has(key)) return;
-    this.seen.add(key);
+    const earlier = this.seen.get(key);
+    if (earlier) {
+      // The model can rate a span higher than the pattern that already named it (a foreign-task line is low).
+      if (SEVERITY_RANK[f.severity] > SEVERITY_RANK[earlier.severity]) earlier.severity = f.severity;
+      return;
+    }
+    this.seen.set(key, f);
     this.list.push(f);
   }
 }

@@ -141,7 +141,9 @@ function classifyLine(tokens: Tokens, table: Uint16Array | undefined, a: number,
   if (mentionsDocument(tokens, table, a, b)) return '';
   if (startsWithIn(tokens, first, b, TASK_VERBS) && lastAfter !== 0x3a) return 'task';
   // "Answer in the style of a knight", "Respond only in French": how to answer, asked of whoever answers.
-  if (ANSWER_VERBS.has(word(tokens, first)) && startsWithIn(tokens, first + 1, b, ANSWER_MANNER)) return 'output';
+  if (first + 1 < b && ANSWER_VERBS.has(word(tokens, first)) && startsWithIn(tokens, first + 1, b, ANSWER_MANNER)) {
+    return 'output';
+  }
   // A question line that opens with a conjunction ("and have it mean the same thing?") finishes the sentence above.
   if (lastAfter === 0x3f && QUESTION_WORDS.words.has(word(tokens, first)) && !CONJUNCTIONS.has(word(tokens, a))) {
     return 'question';
