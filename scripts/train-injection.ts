@@ -1,7 +1,9 @@
 /**
  * `npm run train:injection`: trains the learned injection scorer on data/injection/build/{train,validation}.jsonl
  * (built by `npm run data:injection`), writes plugins/prompt-injection/model.bin and the thresholds picked on the
- * validation split into rules/injection.json, and prints the validation tables. The test split is not read here.
+ * validation split into rules/injection.json, and prints the validation tables. Then it screens the validation split
+ * with the new model (patterns and model together, as the service does) and picks the corroboration pair there. The
+ * test split is not read here.
  *
  * Options: --bits N (log2 buckets, default 20), --rounds N (mining rounds), --epochs N (per round), --lambdas a,b, --seed N, --data DIR, --dry-run (train and
  * print, write nothing), --out FILE (also write the weights there, for experiments).
@@ -10,7 +12,13 @@ import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { ROOT_DIR } from '../core/config.ts';
+import { SHIPPED_PATTERN_RULES } from '../plugins/prompt-injection/pattern-rules.ts';
+import { type CorroborationRecord, pickCorroboration } from '../plugins/prompt-injection/scorer/corroboration.ts';
+import { decodeModel } from '../plugins/prompt-injection/scorer/model.ts';
 import { formatTable, sourceTable, type TrainRecord, train } from '../plugins/prompt-injection/scorer/train.ts';
+import { DEFAULTS } from '../plugins/prompt-injection/scorer/train-options.ts';
+import { corroboratingEvidence } from '../plugins/prompt-injection/screen/learned-layer.ts';
+import { type ScreenOptions, screenText } from '../plugins/prompt-injection/screen.ts';
 
 const args = process.argv.slice(2);
 const opt = (name: string): string | undefined => {
@@ -70,15 +78,37 @@ console.log(
   ),
 );
 
+// Corroboration is chosen for the screen as shipped: the pattern layer with the shipped weights, this model and
+// these thresholds. A record the screen already flags cannot gain from it.
+const learned = { model: decodeModel(result.model), thresholds: { approval_required: approval, block } };
+const screened: CorroborationRecord[] = validationSet.records.map((r) => {
+  const explain: NonNullable<ScreenOptions['explain']> = {};
+  const flagged = screenText(r.text, { learned, rules: SHIPPED_PATTERN_RULES, explain }).severity !== 'none';
+  const windows = (explain.model ?? []).map((w) => ({
+    p: w.p,
+    score: corroboratingEvidence(explain.segmentScores?.[w.segment])?.score ?? 0,
+  }));
+  return { label: r.label, flagged, windows };
+});
+const corroboration = pickCorroboration(screened, approval, DEFAULTS.targetFp);
+console.log(
+  corroboration
+    ? `\ncorroboration: model_p ${corroboration.model_p}, pattern_score ${corroboration.pattern_score} (validation: +${corroboration.attacks} attacks, +${corroboration.benign} benign)`
+    : '\ncorroboration: no pair gains on validation; none written',
+);
+
 if (opt('--out')) writeFileSync(path.resolve(opt('--out')!), result.model);
 if (!dryRun) {
   writeFileSync(path.join(ROOT_DIR, 'plugins', 'prompt-injection', 'model.bin'), result.model);
   const rules = {
     $schema: './schema/injection.json',
     $comment:
-      'Thresholds of the learned injection scorer: probability of the best window at which the screen asks for approval (severity low) or blocks (high). Picked on the validation split by npm run train:injection for the model named by model_sha256.',
+      'Thresholds of the learned injection scorer: probability of the best window at which the screen asks for approval (severity low) or blocks (high). corroboration: below approval_required, a window scored at least model_p with pattern evidence of at least pattern_score in the same segment asks for approval. All picked on the validation split by npm run train:injection for the model named by model_sha256.',
     model_sha256: modelSha,
     thresholds: { approval_required: approval, block },
+    ...(corroboration
+      ? { corroboration: { model_p: corroboration.model_p, pattern_score: corroboration.pattern_score } }
+      : {}),
   };
   writeFileSync(path.join(ROOT_DIR, 'rules', 'injection.json'), `${JSON.stringify(rules, null, 2)}\n`);
   console.log('\nwrote plugins/prompt-injection/model.bin and rules/injection.json');

@@ -32,7 +32,11 @@ const detector = defineDetector({
         `rules/injection.json: thresholds were chosen for model ${deps.rules.model_sha256.slice(0, 12)}…, the shipped model is ${sha256.slice(0, 12)}…; run npm run train:injection`,
       );
     }
-    const learned: LearnedScreen = { model, thresholds: deps.rules.thresholds };
+    const learned: LearnedScreen = {
+      model,
+      thresholds: deps.rules.thresholds,
+      ...(deps.rules.corroboration ? { corroboration: deps.rules.corroboration } : {}),
+    };
     const rules: PatternRules = { severities: deps.rules.severities, weights: deps.rules.weights };
     checkScreenRules(rules);
     return {

@@ -113,6 +113,48 @@ describe('learned layer', () => {
     assert.equal(named[0]!.severity, 'high');
   });
 
+  it('corroboration: below approval, the model and pattern evidence in the same segment together ask for approval', async () => {
+    // One half-weight phrase (instruction_override 0.5) that fires nothing alone, and a model probability set
+    // around the text's own so the test holds for any trained weights.
+    const text = "The museum is open daily. Once that is done, return to the user's original task.";
+    const explain: NonNullable<ScreenOptions['explain']> = {};
+    screenText(text, { learned: { model, thresholds: { approval_required: 1, block: 1 } }, explain });
+    assert.deepEqual(explain.segmentScores, { 0: { instruction_override: 0.5 } });
+    const p = probability(text);
+    const thresholds = { approval_required: Math.min(1, p + 0.01), block: 1 };
+    const screen = (corroboration?: { model_p: number; pattern_score: number }) =>
+      screenText(text, { learned: { model, thresholds, ...(corroboration ? { corroboration } : {}) } });
+    assert.equal(screen().severity, 'none');
+    const agreed = screen({ model_p: p - 0.01, pattern_score: 0.5 });
+    assert.equal(agreed.severity, 'low');
+    assert.equal(agreed.findings.length, 1);
+    assert.equal(agreed.findings[0]!.category, 'instruction_override');
+    assert.equal(agreed.findings[0]!.marker, explain.model![0]!.marker);
+    // Either signal short of its bar: nothing.
+    assert.equal(screen({ model_p: p + 0.005, pattern_score: 0.5 }).severity, 'none');
+    assert.equal(screen({ model_p: p - 0.01, pattern_score: 0.75 }).severity, 'none');
+    // The detector takes the pair from the rules.
+    const rules = {
+      ...shipped!,
+      model_sha256: sha256,
+      thresholds,
+      corroboration: { model_p: p - 0.01, pattern_score: 0.5 },
+    };
+    assert.equal(((await detect(rules, text)).data as { severity: string }).severity, 'low');
+  });
+
+  it('corroboration: being addressed is not evidence of an instruction', () => {
+    const text = 'Hello AI assistant, the weather in Lisbon is lovely this week.';
+    const explain: NonNullable<ScreenOptions['explain']> = {};
+    screenText(text, { learned: { model, thresholds: { approval_required: 1, block: 1 } }, explain });
+    assert.ok((explain.segmentScores?.[0]?.agent_address ?? 0) >= 0.5, 'premise: the address scores');
+    const corroboration = { model_p: 1e-6, pattern_score: 0.5 };
+    assert.equal(
+      screenText(text, { learned: { model, thresholds: { approval_required: 1, block: 1 }, corroboration } }).severity,
+      'none',
+    );
+  });
+
   it('refuses thresholds picked for another model', () => {
     assert.throws(
       () => plugin.create({ deps: { rules: { ...shipped!, model_sha256: '0'.repeat(64) } }, config: undefined }),
@@ -185,11 +227,32 @@ describe('rules/injection.json', () => {
     assert.equal(loadInjectionRules(dir, problems), undefined);
     assert.match(problems[0]!.message, /missing/);
     mkdirSync(path.join(dir, 'local'), { recursive: true });
-    writeFileSync(
-      path.join(dir, 'local', 'injection.json'),
-      JSON.stringify({ ...data, thresholds: { approval_required: 0.4, block: 0.8 } }),
-    );
-    assert.deepEqual(loadInjectionRules(dir, [])?.thresholds, { approval_required: 0.4, block: 0.8 });
+    // The local copy replaces the file whole: its own corroboration (or none), not the shipped one.
+    const local = { ...data, thresholds: { approval_required: 0.4, block: 0.8 }, corroboration: undefined };
+    writeFileSync(path.join(dir, 'local', 'injection.json'), JSON.stringify(local));
+    const loaded = loadInjectionRules(dir, []);
+    assert.deepEqual(loaded?.thresholds, { approval_required: 0.4, block: 0.8 });
+    assert.equal(loaded?.corroboration, undefined);
+  });
+
+  it('corroboration is optional, validated, and must sit below the approval threshold', () => {
+    const dir = copy('corroboration');
+    const { corroboration: _, ...data } = read(dir);
+    writeFileSync(file(dir), JSON.stringify(data));
+    assert.equal(loadInjectionRules(dir, [])?.corroboration, undefined);
+    const approval = data.thresholds.approval_required as number;
+    const withPair = (model_p: number, pattern_score: number) => {
+      writeFileSync(file(dir), JSON.stringify({ ...data, corroboration: { model_p, pattern_score } }));
+      const problems: InjectionRulesProblem[] = [];
+      return { rules: loadInjectionRules(dir, problems), problems };
+    };
+    assert.deepEqual(withPair(approval / 2, 0.5).rules?.corroboration, { model_p: approval / 2, pattern_score: 0.5 });
+    const above = withPair(approval, 0.5);
+    assert.equal(above.rules, undefined);
+    assert.match(above.problems[0]!.message, /below thresholds.approval_required/);
+    // A pattern score of 1 fires on its own: not a corroboration.
+    assert.equal(withPair(approval / 2, 1).rules, undefined);
+    assert.equal(withPair(0, 0.5).rules, undefined);
   });
 });
 

@@ -26,6 +26,8 @@ export interface ScreenOptions {
     scores?: Record<string, number>;
     hits?: string[];
     model?: { segment: number; p: number; marker: string }[];
+    /** Category scores per segment (the best window of the segment). */
+    segmentScores?: Record<number, Record<string, number>>;
   };
 }
 
@@ -37,12 +39,12 @@ export function screenText(text: string, options: ScreenOptions = {}): ScreenRes
   const segs = norm.segments;
   const evidence = collectHits(segs, rules, options.learned !== undefined, meter);
   const { hits, multiplier } = evidence;
-  const { fired, scores } = scoreCategories(evidence, meter);
+  const { fired, scores, segmentScores } = scoreCategories(evidence, meter);
 
   const findings = new Findings();
   addPatternFindings(findings, segs, hits, fired, severityOf);
   const modelWindows: ModelWindow[] = options.learned
-    ? addLearnedFindings(options.learned, findings, segs, evidence, fired, severityOf, meter)
+    ? addLearnedFindings(options.learned, findings, segs, evidence, fired, segmentScores, severityOf, meter)
     : [];
   const hiddenCat = categories.hidden_text!;
   if (norm.interleavedZeroWidth >= 8 && findings.list.length > 0) {
@@ -73,6 +75,7 @@ export function screenText(text: string, options: ScreenOptions = {}): ScreenRes
       (h) => `${h.patternId} ${h.weight}x${multiplier[h.segment]}: ${shortMarker(h.marker)}`,
     );
     options.explain.model = modelWindows;
+    options.explain.segmentScores = Object.fromEntries(segmentScores);
   }
   return { findings: findings.list, severity };
 }

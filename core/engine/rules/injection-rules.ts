@@ -7,13 +7,17 @@ import type { InjectionToken } from 'tsyringe';
  * rules/injection.json: where the learned injection scorer's probability turns into a verdict. `approval_required`
  * and `block` are probabilities of the model's best window; they are chosen on the validation split by
  * `npm run train:injection` for the weights named by `model_sha256` (the screen refuses thresholds made for another
- * model). rules/injection-patterns.json: the severity of each screen category and the evidence weight of each phrase
+ * model). `corroboration` (optional, chosen by the same run): a window the model scores from `model_p` up to
+ * `approval_required` asks for approval when pattern evidence of at least `pattern_score` stands in the same segment.
+ * rules/injection-patterns.json: the severity of each screen category and the evidence weight of each phrase
  * pattern (by pattern id; the phrases themselves stay in the plugin's patterns.json). A `rules/local/` copy of either
  * file replaces the shipped one whole. Both are part of the ruleset hash (the ruleset carries this object).
  */
 export interface InjectionRules {
   model_sha256: string;
   thresholds: { approval_required: number; block: number };
+  /** Two weaker signals that agree: model probability and pattern score (rules/injection.json `corroboration`). */
+  corroboration?: { model_p: number; pattern_score: number };
   /** Category → severity of its findings (`high` blocks, `low` asks for approval). */
   severities: Record<string, 'high' | 'low'>;
   /** Pattern id → evidence weight; a pattern not listed weighs 1. */
@@ -37,6 +41,16 @@ export const injectionRulesSchema = {
       properties: {
         approval_required: { type: 'number', exclusiveMinimum: 0, maximum: 1 },
         block: { type: 'number', exclusiveMinimum: 0, maximum: 1 },
+      },
+    },
+    corroboration: {
+      type: 'object',
+      required: ['model_p', 'pattern_score'],
+      additionalProperties: false,
+      properties: {
+        model_p: { type: 'number', exclusiveMinimum: 0, maximum: 1 },
+        // A pattern score of 1 fires a finding on its own: corroboration is for evidence below that.
+        pattern_score: { type: 'number', exclusiveMinimum: 0, exclusiveMaximum: 1 },
       },
     },
   },
@@ -116,7 +130,7 @@ export function loadInjectionRules(dir: string, problems: InjectionRulesProblem[
     }
   }
   if (!ok) return undefined;
-  const rules = thresholdsFile.data as Pick<InjectionRules, 'model_sha256' | 'thresholds'>;
+  const rules = thresholdsFile.data as Pick<InjectionRules, 'model_sha256' | 'thresholds' | 'corroboration'>;
   if (rules.thresholds.approval_required > rules.thresholds.block) {
     problems.push({
       file: thresholdsFile.file,
@@ -125,10 +139,19 @@ export function loadInjectionRules(dir: string, problems: InjectionRulesProblem[
     });
     return undefined;
   }
+  if (rules.corroboration && rules.corroboration.model_p >= rules.thresholds.approval_required) {
+    problems.push({
+      file: thresholdsFile.file,
+      pointer: '/corroboration/model_p',
+      message: 'model_p must be below thresholds.approval_required (the model alone already asks for approval there)',
+    });
+    return undefined;
+  }
   const patterns = patternsFile.data as Pick<InjectionRules, 'severities' | 'weights'>;
   return {
     model_sha256: rules.model_sha256,
     thresholds: { ...rules.thresholds },
+    ...(rules.corroboration ? { corroboration: { ...rules.corroboration } } : {}),
     severities: { ...patterns.severities },
     weights: { ...patterns.weights },
   };

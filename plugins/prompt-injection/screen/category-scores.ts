@@ -6,10 +6,13 @@ import type { Hit, PhraseEvidence } from './phrase-hits.ts';
 
 const WINDOW = 160;
 
+/** A category fires at a score of 1 (with room for the rounding of fractional weights that add up to it). */
+export const FIRING_SCORE = 0.999;
+
 export function scoreCategories(
   evidence: PhraseEvidence,
   meter?: Meter,
-): { fired: Set<string>; scores: Record<string, number> } {
+): { fired: Set<string>; scores: Record<string, number>; segmentScores: Map<number, Record<string, number>> } {
   const { hits, multiplier, addressedSeg, segTokens } = evidence;
   // Category score: each pattern counts at its strongest occurrence, or for up to `repeat` distinct phrases. Weak
   // evidence must sit close together: scores are taken over windows of two consecutive blocks of WINDOW tokens, so
@@ -25,7 +28,9 @@ export function scoreCategories(
   }
   const fired = new Set<string>();
   const scores: Record<string, number> = {};
-  for (const list of byWindow.values()) {
+  const segmentScores = new Map<number, Record<string, number>>();
+  for (const [key, list] of byWindow) {
+    const segment = Number(key.slice(0, key.indexOf(':')));
     if (meter) meter.steps += list.length;
     const perPattern = new Map<string, { category: string; repeat: number; byPhrase: Map<string, number> }>();
     const families = new Map<string, Set<string>>();
@@ -55,10 +60,16 @@ export function scoreCategories(
     for (const [cat, set] of families) {
       if (set.size >= CUE_RULE.minFamilies) score.set(cat, Math.max(score.get(cat) ?? 0, 1));
     }
+    let ofSegment = segmentScores.get(segment);
+    if (!ofSegment) {
+      ofSegment = {};
+      segmentScores.set(segment, ofSegment);
+    }
     for (const [cat, sum] of score) {
-      if (sum >= 0.999) fired.add(cat);
+      if (sum >= FIRING_SCORE) fired.add(cat);
       scores[cat] = Math.max(scores[cat] ?? 0, sum);
+      ofSegment[cat] = Math.max(ofSegment[cat] ?? 0, sum);
     }
   }
-  return { fired, scores };
+  return { fired, scores, segmentScores };
 }

@@ -1,9 +1,12 @@
 // The learned layer: the best window of each segment, a finding when its probability reaches a threshold. A
 // pattern finding of at least the same severity inside that window already explains it; otherwise the window is
-// the marker, named by the strongest pattern category inside it or else by the category head.
+// the marker, named by the strongest pattern category inside it or else by the category head. Below the approval
+// threshold, a window still asks for approval when the ruleset's corroboration holds: the model over `model_p` and
+// pattern evidence short of a finding (at least `pattern_score`) in the same segment, two weak signals that agree.
 import type { Meter } from '../matcher.ts';
 import type { Segment } from '../normalize.ts';
 import { categoryOf, type ScorerModel, scoreSegment, sigmoid } from '../scorer/model.ts';
+import { FIRING_SCORE } from './category-scores.ts';
 import type { Findings, SeverityOf } from './findings.ts';
 import { categories } from './pattern-file.ts';
 import type { PhraseEvidence } from './phrase-hits.ts';
@@ -13,6 +16,22 @@ import { SEVERITY_RANK as rank, type ScreenResult, shortMarker } from './result.
 export interface LearnedScreen {
   model: ScorerModel;
   thresholds: { approval_required: number; block: number };
+  corroboration?: { model_p: number; pattern_score: number };
+}
+
+/** Categories whose evidence cannot corroborate the model: being addressed is not itself an instruction. */
+const NOT_CORROBORATING = new Set(['agent_address']);
+
+/** The strongest category score of a segment that can corroborate the model. */
+export function corroboratingEvidence(
+  scores: Readonly<Record<string, number>> | undefined,
+): { category: string; score: number } | undefined {
+  let best: { category: string; score: number } | undefined;
+  for (const [category, score] of Object.entries(scores ?? {})) {
+    if (NOT_CORROBORATING.has(category)) continue;
+    if (!best || score > best.score || (score === best.score && category < best.category)) best = { category, score };
+  }
+  return best;
 }
 
 /** Flags of model categories the pattern file does not name (the category head may use the data's own names). */
@@ -36,6 +55,7 @@ export function addLearnedFindings(
   segs: readonly Segment[],
   evidence: PhraseEvidence,
   fired: ReadonlySet<string>,
+  segmentScores: ReadonlyMap<number, Record<string, number>>,
   severityOf: SeverityOf,
   meter?: Meter,
 ): ModelWindow[] {
@@ -64,20 +84,22 @@ export function addLearnedFindings(
     const p = sigmoid(best.z);
     const marker = seg.text.slice(best.start, best.end).replace(/\s+/g, ' ').trim();
     modelWindows.push({ segment: si, p, marker });
-    if (p < thresholds.approval_required) return;
-    const severity = p >= thresholds.block ? 'high' : 'low';
-    let patternCategory: string | undefined;
-    let patternSeverity: ScreenResult['severity'] = 'none';
-    for (const h of hits) {
-      if (h.segment !== si || !fired.has(h.category) || h.end <= best.start || h.start >= best.end) continue;
-      const sev = severityOf(h.category);
-      if (rank[sev] > rank[patternSeverity]) {
-        patternCategory = h.category;
-        patternSeverity = sev;
-      }
+    let category: string;
+    let severity: 'high' | 'low';
+    if (p >= thresholds.approval_required) {
+      severity = p >= thresholds.block ? 'high' : 'low';
+      const named = nameWindow(si, best, severity);
+      if (!named) return;
+      category = named;
+    } else {
+      const c = learned.corroboration;
+      if (!c || p < c.model_p) return;
+      const support = corroboratingEvidence(segmentScores.get(si));
+      // Evidence that fired is a pattern finding of its own; corroboration is for what neither layer flags alone.
+      if (!support || support.score < c.pattern_score || support.score >= FIRING_SCORE) return;
+      category = support.category;
+      severity = 'low';
     }
-    if (patternCategory && rank[patternSeverity] >= rank[severity]) return;
-    const category = patternCategory ?? categoryOf(model, seg.text, best)?.category ?? 'instruction_override';
     add({
       category,
       marker,
@@ -96,4 +118,21 @@ export function addLearnedFindings(
     }
   });
   return modelWindows;
+
+  /** The category of a window over threshold, or undefined when a pattern finding inside it already explains it. */
+  function nameWindow(si: number, best: { start: number; end: number }, severity: 'high' | 'low'): string | undefined {
+    const text = segs[si]!.text;
+    let patternCategory: string | undefined;
+    let patternSeverity: ScreenResult['severity'] = 'none';
+    for (const h of hits) {
+      if (h.segment !== si || !fired.has(h.category) || h.end <= best.start || h.start >= best.end) continue;
+      const sev = severityOf(h.category);
+      if (rank[sev] > rank[patternSeverity]) {
+        patternCategory = h.category;
+        patternSeverity = sev;
+      }
+    }
+    if (patternCategory && rank[patternSeverity] >= rank[severity]) return undefined;
+    return patternCategory ?? categoryOf(model, text, best)?.category ?? 'instruction_override';
+  }
 }
