@@ -96,7 +96,7 @@ export const promptExtraction: Source = {
       });
     };
     const generated = JSON.parse(readText(pin, 'attacks/generated.json')) as string[];
-    generated.forEach((q, i) => add(q, `prompt-extraction:generated:${i}`));
+    for (const [i, q] of generated.entries()) add(q, `prompt-extraction:generated:${i}`);
     const ciphers = JSON.parse(readText(pin, 'attacks/5-gram-attacks.json')) as { 'attack-string': string }[];
     // The cipher variants share their first sentence (the base query): that sentence is the group.
     for (const c of ciphers) {
