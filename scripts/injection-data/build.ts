@@ -68,8 +68,6 @@ function stripSplit(rec: SourceRecord): DataRecord {
   return rest;
 }
 
-const NOT_CARRIERS = new Set(SOURCES.filter((s) => s.notCarrier).map((s) => s.info.id));
-
 function carrierContext(records: readonly Placed[]): BuildContext {
   const cache = new Map<string, Placed[]>();
   return {
@@ -79,12 +77,7 @@ function carrierContext(records: readonly Placed[]): BuildContext {
       if (!list) {
         // Only real text from repositories carries planted lines, never another generated record.
         list = records.filter(
-          (r) =>
-            r.label === 0 &&
-            r.split === split &&
-            kinds.includes(r.kind) &&
-            !r.source.startsWith('synthetic_') &&
-            !NOT_CARRIERS.has(r.source),
+          (r) => r.label === 0 && r.split === split && kinds.includes(r.kind) && !r.source.startsWith('synthetic_'),
         );
         cache.set(key, list);
       }

@@ -14,7 +14,6 @@ import {
   promptmap,
   taksec,
 } from './attack-repos.ts';
-import { emailAgentAttacks, emailAgentInbox, promptExtraction, xsafetyGoalHijacking } from './attack-repos-more.ts';
 import { articlePages, awesomePrompts, promptsZh, selfInstruct, tldr, webPages } from './benign-repos.ts';
 import {
   basedCooking,
@@ -64,9 +63,4 @@ export const SOURCES: Source[] = [
   syntheticRolePrompts,
   syntheticOutputHijack,
   syntheticBenignOutput,
-  // the seventh wave (last, so that no earlier record or duplicate choice moves)
-  xsafetyGoalHijacking,
-  promptExtraction,
-  emailAgentAttacks,
-  emailAgentInbox,
 ];
