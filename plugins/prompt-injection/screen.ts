@@ -3,7 +3,7 @@
 import type { Meter } from './matcher.ts';
 import { normalize } from './normalize.ts';
 import { type PatternRules, SHIPPED_PATTERN_RULES } from './pattern-rules.ts';
-import { scoreCategories } from './screen/category-scores.ts';
+import { bestScores, scoreCategories } from './screen/category-scores.ts';
 import { addPatternFindings, Findings } from './screen/findings.ts';
 import { addLearnedFindings, type LearnedScreen, type ModelWindow } from './screen/learned-layer.ts';
 import { categories } from './screen/pattern-file.ts';
@@ -39,7 +39,7 @@ export function screenText(text: string, options: ScreenOptions = {}): ScreenRes
   const segs = norm.segments;
   const evidence = collectHits(segs, rules, options.learned !== undefined, meter);
   const { hits, multiplier } = evidence;
-  const { fired, scores, segmentScores } = scoreCategories(evidence, meter);
+  const { fired, segmentScores } = scoreCategories(evidence, meter);
 
   const findings = new Findings();
   addPatternFindings(findings, segs, hits, fired, severityOf);
@@ -70,7 +70,7 @@ export function screenText(text: string, options: ScreenOptions = {}): ScreenRes
   let severity: ScreenResult['severity'] = 'none';
   for (const f of findings.list) if (rank[f.severity] > rank[severity]) severity = f.severity;
   if (options.explain) {
-    options.explain.scores = scores;
+    options.explain.scores = bestScores(segmentScores.values());
     options.explain.hits = hits.map(
       (h) => `${h.patternId} ${h.weight}x${multiplier[h.segment]}: ${shortMarker(h.marker)}`,
     );

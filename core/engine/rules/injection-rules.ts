@@ -26,6 +26,9 @@ export interface InjectionRules {
 
 export const InjectionRules: InjectionToken<InjectionRules> = Symbol('InjectionRules');
 
+/** A probability of the model's best window (a threshold). */
+const PROBABILITY = { type: 'number', exclusiveMinimum: 0, maximum: 1 } as const;
+
 export const injectionRulesSchema = {
   $id: 'injection',
   type: 'object',
@@ -39,8 +42,8 @@ export const injectionRulesSchema = {
       required: ['approval_required', 'block'],
       additionalProperties: false,
       properties: {
-        approval_required: { type: 'number', exclusiveMinimum: 0, maximum: 1 },
-        block: { type: 'number', exclusiveMinimum: 0, maximum: 1 },
+        approval_required: PROBABILITY,
+        block: PROBABILITY,
       },
     },
     corroboration: {
@@ -48,7 +51,7 @@ export const injectionRulesSchema = {
       required: ['model_p', 'pattern_score'],
       additionalProperties: false,
       properties: {
-        model_p: { type: 'number', exclusiveMinimum: 0, maximum: 1 },
+        model_p: PROBABILITY,
         // A pattern score of 1 fires a finding on its own: corroboration is for evidence below that.
         pattern_score: { type: 'number', exclusiveMinimum: 0, exclusiveMaximum: 1 },
       },

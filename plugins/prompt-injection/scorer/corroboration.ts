@@ -1,6 +1,7 @@
 // Choosing the corroboration pair of rules/injection.json on the validation split: below the approval threshold, a
 // model window from `model_p` up, together with pattern evidence of at least `pattern_score` in the same segment,
 // asks for approval. The trainer screens every validation record once and hands the result here.
+import { corroborates } from '../screen/learned-layer.ts';
 
 /** One validation record as the screen saw it without corroboration. */
 export interface CorroborationRecord {
@@ -57,7 +58,7 @@ export function pickCorroboration(
       let attacks = 0;
       let flaggedBenign = 0;
       for (const r of open) {
-        if (!r.windows.some((w) => w.p >= model_p && w.score >= pattern_score)) continue;
+        if (!r.windows.some((w) => corroborates({ model_p, pattern_score }, w.p, w.score))) continue;
         if (r.label === 1) attacks++;
         else flaggedBenign++;
       }

@@ -6,13 +6,22 @@ import type { Hit, PhraseEvidence } from './phrase-hits.ts';
 
 const WINDOW = 160;
 
+/** The best score of each category over a set of segments' scores (the whole text's, for `explain`). */
+export function bestScores(segmentScores: Iterable<Record<string, number>>): Record<string, number> {
+  const best: Record<string, number> = {};
+  for (const ofSegment of segmentScores) {
+    for (const [cat, score] of Object.entries(ofSegment)) best[cat] = Math.max(best[cat] ?? 0, score);
+  }
+  return best;
+}
+
 /** A category fires at a score of 1 (with room for the rounding of fractional weights that add up to it). */
 export const FIRING_SCORE = 0.999;
 
 export function scoreCategories(
   evidence: PhraseEvidence,
   meter?: Meter,
-): { fired: Set<string>; scores: Record<string, number>; segmentScores: Map<number, Record<string, number>> } {
+): { fired: Set<string>; segmentScores: Map<number, Record<string, number>> } {
   const { hits, multiplier, addressedSeg, segTokens } = evidence;
   // Category score: each pattern counts at its strongest occurrence, or for up to `repeat` distinct phrases. Weak
   // evidence must sit close together: scores are taken over windows of two consecutive blocks of WINDOW tokens, so
@@ -27,7 +36,6 @@ export function scoreCategories(
     }
   }
   const fired = new Set<string>();
-  const scores: Record<string, number> = {};
   const segmentScores = new Map<number, Record<string, number>>();
   for (const [key, list] of byWindow) {
     const segment = Number(key.slice(0, key.indexOf(':')));
@@ -67,9 +75,8 @@ export function scoreCategories(
     }
     for (const [cat, sum] of score) {
       if (sum >= FIRING_SCORE) fired.add(cat);
-      scores[cat] = Math.max(scores[cat] ?? 0, sum);
       ofSegment[cat] = Math.max(ofSegment[cat] ?? 0, sum);
     }
   }
-  return { fired, scores, segmentScores };
+  return { fired, segmentScores };
 }

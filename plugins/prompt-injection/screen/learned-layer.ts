@@ -34,6 +34,19 @@ export function corroboratingEvidence(
   return best;
 }
 
+/**
+ * Whether a window below the approval threshold asks for approval: the model at `model_p` or more and evidence of at
+ * least `pattern_score`. Evidence that fired is a pattern finding of its own; corroboration is for what neither layer
+ * flags alone.
+ */
+export function corroborates(
+  pair: { model_p: number; pattern_score: number },
+  p: number,
+  evidenceScore: number,
+): boolean {
+  return p >= pair.model_p && evidenceScore >= pair.pattern_score && evidenceScore < FIRING_SCORE;
+}
+
 /** Flags of model categories the pattern file does not name (the category head may use the data's own names). */
 const MODEL_CATEGORY_FLAGS: Record<string, string> = {
   exfiltration: 'agent:credential_lure_for_agents',
@@ -92,11 +105,9 @@ export function addLearnedFindings(
       if (!named) return;
       category = named;
     } else {
-      const c = learned.corroboration;
-      if (!c || p < c.model_p) return;
-      const support = corroboratingEvidence(segmentScores.get(si));
-      // Evidence that fired is a pattern finding of its own; corroboration is for what neither layer flags alone.
-      if (!support || support.score < c.pattern_score || support.score >= FIRING_SCORE) return;
+      const pair = learned.corroboration;
+      const support = pair && corroboratingEvidence(segmentScores.get(si));
+      if (!pair || !support || !corroborates(pair, p, support.score)) return;
       category = support.category;
       severity = 'low';
     }
