@@ -18,14 +18,21 @@ const LATIN_OPENERS = new RegExp(
       'act as',
       'you are (?:an?|the|my|our) ',
       'you will (?:act|be|play)',
-      'i (?:want|would like|need) you to (?:act|be|play|pretend|take)',
+      'i(?: want|.?d like| would like| need) you to (?:act|be|play|pretend|take|become)',
+      // Persona and game set-ups: a named character with its own rules for the rest of the chat.
+      // A bare "you are now" opens mails too ("You are now subscribed"): an article or a name and a comma must follow.
+      'you are now (?:an?|the|my|our|[^ ,.]+(?: [^ ,.]+)?, )',
+      'your name is [^ ,.]+ and you',
+      '(?:let.?s|we.?ll) play a (?:game|role)',
+      'role-?play as ',
+      'for the rest of (?:this|our|the) (?:chat|conversation|session)',
       'imagine (?:that )?you are',
       'pretend (?:to be|you are|that you are)',
       'take on the role',
       'play the (?:part|role)',
       'your (?:role|task|job|goal)(?: is|:)',
       'behave like',
-      'from now on,? you are (?:an?|the|my) ',
+      'from now on,? you are (?:an?|the|my|[^ ,.]+(?: [^ ,.]+)?, )',
       // de
       'agiere als',
       'du bist (?:ein|eine|der|die|das|mein|meine) ',
@@ -33,7 +40,10 @@ const LATIN_OPENERS = new RegExp(
       'stell dir vor,? (?:dass )?du',
       'schlüpfe in die rolle',
       'deine (?:aufgabe|rolle)(?: ist|:)',
-      'ab (?:jetzt|sofort) bist du (?:ein|eine|der|die|das) ',
+      '(?:ab (?:jetzt|sofort) bist du|du bist (?:jetzt|nun)) (?:ein|eine|der|die|das|[^ ,.]+, )',
+      'dein name ist [^ ,.]+ und du',
+      'lass uns ein (?:spiel|rollenspiel)',
+      'f[uü]r den rest (?:des|dieses|unseres) (?:chats|gespr[aä]chs)',
       // es
       'act[uú]a como',
       'eres (?:un|una|el|la|mi) ',
@@ -41,7 +51,11 @@ const LATIN_OPENERS = new RegExp(
       'imagina que eres',
       'asume el papel',
       'tu (?:tarea|funci[oó]n|papel)(?: es|:)',
-      'a partir de ahora,? eres (?:un|una|el|la) ',
+      '(?:a partir de )?ahora,? eres (?:un|una|el|la|[^ ,.]+, )',
+      'te llamas [^ ,.]+ y eres',
+      'juguemos a ',
+      'durante el resto (?:del|de este) (?:chat|conversaci[oó]n)',
+      'interpreta a [^ ,.]+, ',
       // fr
       'agis comme',
       'tu es (?:un|une|le|la|mon|ma) ',
@@ -49,7 +63,11 @@ const LATIN_OPENERS = new RegExp(
       'imagine que tu',
       'joue le r[oô]le',
       'ta (?:mission|t[aâ]che|r[oô]le)(?: est| ?:)',
-      '[aà] partir de maintenant,? tu es (?:un|une|le|la) ',
+      '(?:[aà] partir de maintenant,? tu es|tu es maintenant) (?:un|une|le|la|[^ ,.]+, )',
+      'tu t.appelles [^ ,.]+ et tu',
+      'jouons [aà] ',
+      'pour le reste de (?:la|cette|notre) (?:conversation|discussion)',
+      'incarne [^ ,.]+, ',
       // pt
       'atue como',
       'voc[eê] [eé] (?:um|uma|o|a|meu|minha) ',
@@ -57,13 +75,17 @@ const LATIN_OPENERS = new RegExp(
       'imagine que voc[eê]',
       'assuma o papel',
       'sua (?:tarefa|fun[cç][aã]o)(?: [eé]|:)',
-      'a partir de agora,? voc[eê] [eé] (?:um|uma|o|a) ',
+      '(?:a partir de )?agora,? voc[eê] [eé] (?:um|uma|o|a|[^ ,.]+, )',
+      'seu nome [eé] [^ ,.]+ e voc[eê]',
+      'vamos jogar ',
+      'pelo resto d[ao] (?:conversa|chat)',
+      'interprete [^ ,.]+, ',
     ].join('|') +
     ')',
   'i',
 );
 const CJK_OPENERS =
-  /^(?:请你?(?:充当|扮演|作为)|我(?:希望|想让|要)你(?:充当|扮演|作为)|你是一?[名位个]?|从现在开始，?你是|请以.{1,20}的身份|あなたは.{1,30}(?:です|として)|.{1,30}として振る舞|.{1,30}を演じ|今からあなたは)/;
+  /^(?:请你?(?:充当|扮演|作为)|我(?:希望|想让|要)你(?:充当|扮演|作为)|你是一?[名位个]?|(?:从现在(?:开始|起)|你现在)，?你?是|我们来玩|在接下来的对话(?:里|中)，?请?扮演|你的名字叫.{1,12}，你是|请以.{1,20}的身份|あなたは.{1,30}(?:です|として)|.{1,30}として振る舞|.{1,30}を演じ|今からあなたは|ゲームをしましょう|この会話の間|あなたの名前は.{1,12}で)/;
 
 function opening(text: string): string {
   let at = 0;
