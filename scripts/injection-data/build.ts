@@ -68,6 +68,8 @@ function stripSplit(rec: SourceRecord): DataRecord {
   return rest;
 }
 
+const NOT_CARRIERS = new Set(SOURCES.filter((s) => s.notCarrier).map((s) => s.info.id));
+
 function carrierContext(records: readonly Placed[]): BuildContext {
   const cache = new Map<string, Placed[]>();
   return {
@@ -77,7 +79,12 @@ function carrierContext(records: readonly Placed[]): BuildContext {
       if (!list) {
         // Only real text from repositories carries planted lines, never another generated record.
         list = records.filter(
-          (r) => r.label === 0 && r.split === split && kinds.includes(r.kind) && !r.source.startsWith('synthetic_'),
+          (r) =>
+            r.label === 0 &&
+            r.split === split &&
+            kinds.includes(r.kind) &&
+            !r.source.startsWith('synthetic_') &&
+            !NOT_CARRIERS.has(r.source),
         );
         cache.set(key, list);
       }

@@ -27,5 +27,10 @@ export interface Source {
   info: SourceInfo;
   /** Generators that need carriers run after every repository source. */
   needsCarriers?: boolean;
+  /**
+   * Benign records of this source never carry generated injections. Set on sources added after the generators: a
+   * new carrier would re-draw every generated record (the pool is sampled by position), not just add some.
+   */
+  notCarrier?: boolean;
   load(ctx: BuildContext): SourceRecord[] | Promise<SourceRecord[]>;
 }

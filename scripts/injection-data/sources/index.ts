@@ -3,7 +3,10 @@ import type { Source } from '../source.ts';
 import { syntheticBenign, syntheticDirect, syntheticIndirect, syntheticObfuscated } from '../synthetic.ts';
 import { syntheticBenignMore, syntheticParaphrasesMore } from '../synthetic-compose-more.ts';
 import { syntheticParaphrases, syntheticPrompts, syntheticToolOutputs } from '../synthetic-extra.ts';
+import { syntheticFramedRequests } from '../synthetic-framed.ts';
+import { syntheticMailExfiltration, syntheticMailRequests } from '../synthetic-mail-requests.ts';
 import { syntheticBenignOutput, syntheticOutputHijack } from '../synthetic-output.ts';
+import { syntheticPersonaPrompts } from '../synthetic-personas.ts';
 import { syntheticRolePrompts } from '../synthetic-roles.ts';
 import {
   deepsetInjections,
@@ -14,6 +17,7 @@ import {
   promptmap,
   taksec,
 } from './attack-repos.ts';
+import { emailAgentAttacks, emailAgentInbox, promptExtraction, xsafetyGoalHijacking } from './attack-repos-more.ts';
 import { articlePages, awesomePrompts, promptsZh, selfInstruct, tldr, webPages } from './benign-repos.ts';
 import {
   basedCooking,
@@ -63,4 +67,14 @@ export const SOURCES: Source[] = [
   syntheticRolePrompts,
   syntheticOutputHijack,
   syntheticBenignOutput,
+  // the seventh wave (last, so that no earlier record or duplicate choice moves)
+  xsafetyGoalHijacking,
+  promptExtraction,
+  emailAgentAttacks,
+  emailAgentInbox,
+  // the eighth wave: look-alikes the seventh needed, and polite exfiltration mails
+  syntheticPersonaPrompts,
+  syntheticMailExfiltration,
+  syntheticMailRequests,
+  syntheticFramedRequests,
 ];
