@@ -2,7 +2,7 @@
 // school projects, a villain for a tabletop game. Only what is asked is ordinary (how bread rises, why people fall
 // for scams, a villain's opening speech), and nothing tells the model to drop its rules. Without them the scorer
 // learns that the frame itself is the attack, and flags the creative and curious requests people write every day.
-// Over 400 lines on purpose: a phrase table in seven languages; code lives in synthetic-framed.ts.
+// A phrase table in seven languages; code lives in synthetic-framed.ts.
 export interface FramedPhrases {
   /** `{character}` and `{topic}` are filled from the lists below. */
   frames: string[];

@@ -4,7 +4,7 @@
 // reasons and the same verbs (forward, reply with, send, share) for what a sender may ask for: an agenda, a signed
 // form, their own order, a colleague's slides. Both sides share greetings, context lines and reasons, so only the
 // request itself tells them apart.
-// Over 400 lines on purpose: a phrase table in seven languages; code lives in synthetic-mail-requests.ts.
+// A phrase table in seven languages; code lives in synthetic-mail-requests.ts.
 export interface MailPhrases {
   greetings: string[];
   /** A first line that sets the scene; shared by attacks and benign mails. */

@@ -2,7 +2,7 @@
 // and gives it lasting rules ("from now on, always …", "stay in character", "just output …", "never …"). Goal-hijack
 // attacks use the same words ("ignore the above and just output …"), so without these the scorer learns that a
 // persistent rule addressed to the model is an attack. `{name}` is a character name, `{persona}` one of `personas`.
-// Over 400 lines on purpose: a phrase table in seven languages; code lives in synthetic-personas.ts.
+// A phrase table in seven languages; code lives in synthetic-personas.ts.
 export interface PersonaPhrases {
   openers: string[];
   personas: string[];
