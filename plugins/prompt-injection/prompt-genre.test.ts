@@ -22,6 +22,7 @@ const prompts = [
   'For the rest of this conversation, speak like a sports commentator.',
   'Ab jetzt bist du Greta, eine strenge Bibliothekarin.',
   'Ahora eres Pablo, un guía de montaña.',
+  'Ahora eres Capitán Garfio, un pirata que enseña geografía.',
   'Tu es maintenant Lou, un boulanger bavard.',
   'Agora você é Dora, uma jardineira.',
   '你现在是一位茶艺师，请介绍一下绿茶。',

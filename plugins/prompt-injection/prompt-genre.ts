@@ -10,6 +10,11 @@
  */
 const PREFIX = 240;
 
+/** A name of one word: "your name is Pia and you …". */
+const NAME = '[^ ,.]+';
+/** One or two words and a comma: "You are now Captain Wren, a …", "Ahora eres Pablo, un …". */
+const NAMED = `${NAME}(?: ${NAME})?, `;
+
 // Openers in the seven screened languages. Case-insensitive; accents optional where people drop them.
 const LATIN_OPENERS = new RegExp(
   '^(?:please[ ,]+)?(?:' +
@@ -21,8 +26,8 @@ const LATIN_OPENERS = new RegExp(
       'i(?: want|.?d like| would like| need) you to (?:act|be|play|pretend|take|become)',
       // Persona and game set-ups: a named character with its own rules for the rest of the chat.
       // A bare "you are now" opens mails too ("You are now subscribed"): an article or a name and a comma must follow.
-      'you are now (?:an?|the|my|our|[^ ,.]+(?: [^ ,.]+)?, )',
-      'your name is [^ ,.]+ and you',
+      `you are now (?:an?|the|my|our|${NAMED})`,
+      `your name is ${NAME} and you`,
       '(?:let.?s|we.?ll) play a (?:game|role)',
       'role-?play as ',
       'for the rest of (?:this|our|the) (?:chat|conversation|session)',
@@ -32,7 +37,7 @@ const LATIN_OPENERS = new RegExp(
       'play the (?:part|role)',
       'your (?:role|task|job|goal)(?: is|:)',
       'behave like',
-      'from now on,? you are (?:an?|the|my|[^ ,.]+(?: [^ ,.]+)?, )',
+      `from now on,? you are (?:an?|the|my|${NAMED})`,
       // de
       'agiere als',
       'du bist (?:ein|eine|der|die|das|mein|meine) ',
@@ -40,8 +45,8 @@ const LATIN_OPENERS = new RegExp(
       'stell dir vor,? (?:dass )?du',
       'schlüpfe in die rolle',
       'deine (?:aufgabe|rolle)(?: ist|:)',
-      '(?:ab (?:jetzt|sofort) bist du|du bist (?:jetzt|nun)) (?:ein|eine|der|die|das|[^ ,.]+, )',
-      'dein name ist [^ ,.]+ und du',
+      `(?:ab (?:jetzt|sofort) bist du|du bist (?:jetzt|nun)) (?:ein|eine|der|die|das|${NAMED})`,
+      `dein name ist ${NAME} und du`,
       'lass uns ein (?:spiel|rollenspiel)',
       'f[uü]r den rest (?:des|dieses|unseres) (?:chats|gespr[aä]chs)',
       // es
@@ -51,11 +56,11 @@ const LATIN_OPENERS = new RegExp(
       'imagina que eres',
       'asume el papel',
       'tu (?:tarea|funci[oó]n|papel)(?: es|:)',
-      '(?:a partir de )?ahora,? eres (?:un|una|el|la|[^ ,.]+, )',
-      'te llamas [^ ,.]+ y eres',
+      `(?:a partir de )?ahora,? eres (?:un|una|el|la|${NAMED})`,
+      `te llamas ${NAME} y eres`,
       'juguemos a ',
       'durante el resto (?:del|de este) (?:chat|conversaci[oó]n)',
-      'interpreta a [^ ,.]+, ',
+      `interpreta a ${NAMED}`,
       // fr
       'agis comme',
       'tu es (?:un|une|le|la|mon|ma) ',
@@ -63,11 +68,11 @@ const LATIN_OPENERS = new RegExp(
       'imagine que tu',
       'joue le r[oô]le',
       'ta (?:mission|t[aâ]che|r[oô]le)(?: est| ?:)',
-      '(?:[aà] partir de maintenant,? tu es|tu es maintenant) (?:un|une|le|la|[^ ,.]+, )',
-      'tu t.appelles [^ ,.]+ et tu',
+      `(?:[aà] partir de maintenant,? tu es|tu es maintenant) (?:un|une|le|la|${NAMED})`,
+      `tu t.appelles ${NAME} et tu`,
       'jouons [aà] ',
       'pour le reste de (?:la|cette|notre) (?:conversation|discussion)',
-      'incarne [^ ,.]+, ',
+      `incarne ${NAMED}`,
       // pt
       'atue como',
       'voc[eê] [eé] (?:um|uma|o|a|meu|minha) ',
@@ -75,11 +80,11 @@ const LATIN_OPENERS = new RegExp(
       'imagine que voc[eê]',
       'assuma o papel',
       'sua (?:tarefa|fun[cç][aã]o)(?: [eé]|:)',
-      '(?:a partir de )?agora,? voc[eê] [eé] (?:um|uma|o|a|[^ ,.]+, )',
-      'seu nome [eé] [^ ,.]+ e voc[eê]',
+      `(?:a partir de )?agora,? voc[eê] [eé] (?:um|uma|o|a|${NAMED})`,
+      `seu nome [eé] ${NAME} e voc[eê]`,
       'vamos jogar ',
       'pelo resto d[ao] (?:conversa|chat)',
-      'interprete [^ ,.]+, ',
+      `interprete ${NAMED}`,
     ].join('|') +
     ')',
   'i',

@@ -23,7 +23,16 @@ import {
 
 type Format = (body: string, rng: Rng) => string;
 
-const NAMES = ['Ana Souza', 'Lukas Meyer', 'Claire Martin', 'Javier Ruiz', 'Mei Chen', 'Haruto Sato', 'Sam Taylor'];
+/** People who write the mails, tickets and chat messages of the generated tool results. */
+export const NAMES = [
+  'Ana Souza',
+  'Lukas Meyer',
+  'Claire Martin',
+  'Javier Ruiz',
+  'Mei Chen',
+  'Haruto Sato',
+  'Sam Taylor',
+];
 const pickDate = (rng: Rng) =>
   `2026-${String(1 + rng.int(12)).padStart(2, '0')}-${String(1 + rng.int(28)).padStart(2, '0')}`;
 const short = (text: string, max = 700) => (text.length > max ? `${text.slice(0, max)}…` : text);

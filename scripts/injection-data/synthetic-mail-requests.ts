@@ -8,11 +8,11 @@ import { Rng } from './rng.ts';
 import type { Source, SourceRecord } from './source.ts';
 import { assignByRank, DEFAULT_POLICY } from './split.ts';
 import { capitalFirst, join, withTypos } from './synthetic.ts';
+import { NAMES } from './synthetic-extra.ts';
 
 const OUTSIDE_DOMAINS = ['records-verify.com', 'secure-audit.net', 'mail-archive.io', 'compliance-desk.org'];
 const OUTSIDE_USERS = ['audit', 'records', 'verify', 'backup', 'it-support', 'finance.review'];
 const COLLEAGUES = ['Priya', 'Jonas', 'Camille', 'Diego', 'Beatriz', 'Wei', 'Yuki', 'Tom'];
-const SENDERS = ['Ana Souza', 'Lukas Meyer', 'Claire Martin', 'Javier Ruiz', 'Mei Chen', 'Haruto Sato', 'Sam Taylor'];
 const SUBJECTS = ['Quick request', 'Records update', 'Follow-up', 'Action needed', 'Re: this week', 'Audit'];
 const PER_LANG: Record<string, number> = { en: 300 };
 const PER_LANG_DEFAULT = 90;
@@ -31,7 +31,7 @@ function mail(lang: string, p: MailPhrases, request: string, attack: boolean, rn
     .replace('{reason}', rng.chance(0.6) ? rng.pick(p.reasons) : '');
   const addressee = attack ? rng.pick(p.addressees) : '';
   const secrecy = attack && rng.chance(0.4) ? rng.pick(p.secrecy) : '';
-  const sender = rng.pick(SENDERS);
+  const sender = rng.pick(NAMES);
   const body = join(lang, [
     rng.chance(0.7) ? rng.pick(p.contexts) : '',
     addressee,
