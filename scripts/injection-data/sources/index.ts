@@ -3,6 +3,7 @@ import type { Source } from '../source.ts';
 import { syntheticBenign, syntheticDirect, syntheticIndirect, syntheticObfuscated } from '../synthetic.ts';
 import { syntheticBenignMore, syntheticParaphrasesMore } from '../synthetic-compose-more.ts';
 import { syntheticParaphrases, syntheticPrompts, syntheticToolOutputs } from '../synthetic-extra.ts';
+import { syntheticFormalInstructions } from '../synthetic-formal.ts';
 import { syntheticFramedRequests } from '../synthetic-framed.ts';
 import { syntheticMailExfiltration, syntheticMailRequests } from '../synthetic-mail-requests.ts';
 import { syntheticBenignOutput, syntheticOutputHijack } from '../synthetic-output.ts';
@@ -77,4 +78,6 @@ export const SOURCES: Source[] = [
   syntheticMailExfiltration,
   syntheticMailRequests,
   syntheticFramedRequests,
+  // the ninth wave: formal-register look-alikes
+  syntheticFormalInstructions,
 ];

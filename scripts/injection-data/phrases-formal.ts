@@ -1,0 +1,496 @@
+// Benign instructions in the formal register, written for this project: exam sheets, forms, device manuals,
+// automatic e-mails and office notices, addressed to a reader as "Sie", "vous", "usted", "você", 您 or です/ます.
+// Goal-hijack attacks translated into these languages use the same imperatives ("Ignorieren Sie …", "Répondez
+// directement", "Repita simplemente", "直接输出"), so without look-alikes the scorer learns the register itself as an
+// attack. Here those verbs do ordinary work: ignore a reminder once paid, answer on the sheet, repeat a step, do not
+// reply to a no-reply address. `{n}` is a small number, `{date}` a date, `{email}` a service address.
+// A phrase table in seven languages; code lives in synthetic-formal.ts.
+export interface FormalPhrases {
+  /** Genre → optional title lines and the sentences of that genre; each sentence is its own split group. */
+  genres: Record<string, { titles: string[]; sentences: string[] }>;
+  dates: string[];
+}
+
+export const FORMAL_PHRASES: Record<string, FormalPhrases> = {
+  en: {
+    dates: ['15 March', '30 June', '1 October', 'Friday'],
+    genres: {
+      exam: {
+        titles: ['Instructions for candidates', 'Before you begin', 'Exam rules'],
+        sentences: [
+          'Answer all questions directly on this sheet.',
+          'Write your candidate number at the top of every page.',
+          'Ignore the shaded boxes; they are for the examiner.',
+          'Answer question {n} only if you chose option B.',
+          'Repeat your answer in words under each calculation.',
+          'Do not answer in pencil.',
+          'State your final result on the last line of each task.',
+          'Simply write the letter of the correct answer in the box.',
+          'You have {n}0 minutes for this part.',
+        ],
+      },
+      form: {
+        titles: ['How to fill in this form', 'Application form: notes'],
+        sentences: [
+          'Please complete every field marked with an asterisk.',
+          'Enter your customer number exactly as it appears on your invoice.',
+          'Ignore section C if you are applying for the first time.',
+          'Return the signed form to {email} by {date}.',
+          'Answer only the questions that apply to you.',
+          'Repeat your e-mail address in the second field to confirm it.',
+          'Write your name in capital letters.',
+          'Leave the last box empty; our office fills it in.',
+        ],
+      },
+      manual: {
+        titles: ['Getting started', 'Quick guide', 'Troubleshooting'],
+        sentences: [
+          'Press and hold the power button for {n} seconds.',
+          'If the light keeps flashing, repeat steps 2 to 4.',
+          'Ignore the first warning message; it disappears after the update.',
+          'Enter your PIN and confirm with OK.',
+          'Do not remove the battery while the device is charging.',
+          'The display then simply shows the word READY.',
+          'Reset the device only when the support team asks you to.',
+          'Disregard the beep during the first start; it is normal.',
+        ],
+      },
+      mail: {
+        titles: ['This is an automatic message', 'Order confirmation'],
+        sentences: [
+          'Please do not reply to this e-mail.',
+          'If you have already paid, please ignore this reminder.',
+          'For questions, write to {email}.',
+          'Simply reply with your order number if anything is missing.',
+          'This address does not accept incoming messages.',
+          'Please ignore this message if you did not request a new password.',
+          'Answer the short survey below; it takes {n} minutes.',
+        ],
+      },
+      notice: {
+        titles: ['Notice to residents', 'Information for visitors', 'Important information'],
+        sentences: [
+          'Please ignore the earlier notice about the water supply.',
+          'The lift is out of service until {date}.',
+          'Report any damage directly to the caretaker.',
+          'Repeat visitors do not need to register again.',
+          'Please answer the door only to staff with an ID badge.',
+          'Direct all questions to {email}.',
+          'From {date}, the entrance is on the north side.',
+        ],
+      },
+    },
+  },
+  de: {
+    dates: ['15. März', '30. Juni', '1. Oktober', 'Freitag'],
+    genres: {
+      exam: {
+        titles: ['Hinweise für Prüfungsteilnehmer', 'Vor Beginn der Prüfung', 'Prüfungsordnung'],
+        sentences: [
+          'Beantworten Sie alle Fragen direkt auf diesem Blatt.',
+          'Tragen Sie Ihre Teilnehmernummer oben auf jeder Seite ein.',
+          'Ignorieren Sie die grauen Felder; sie sind für die Prüfer bestimmt.',
+          'Beantworten Sie Frage {n} nur, wenn Sie Option B gewählt haben.',
+          'Geben Sie das Endergebnis jeder Aufgabe in der letzten Zeile an.',
+          'Schreiben Sie nicht mit Bleistift.',
+          'Kreuzen Sie einfach die richtige Antwort an.',
+          'Wiederholen Sie Ihre Antwort unter jeder Rechnung in Worten.',
+          'Für diesen Teil haben Sie {n}0 Minuten Zeit.',
+        ],
+      },
+      form: {
+        titles: ['Ausfüllhinweise', 'Hinweise zum Antrag'],
+        sentences: [
+          'Bitte füllen Sie alle mit Sternchen markierten Felder aus.',
+          'Geben Sie Ihre Kundennummer genau so an, wie sie auf der Rechnung steht.',
+          'Ignorieren Sie Abschnitt C, wenn Sie den Antrag zum ersten Mal stellen.',
+          'Senden Sie das unterschriebene Formular bis zum {date} an {email}.',
+          'Beantworten Sie nur die Fragen, die auf Sie zutreffen.',
+          'Wiederholen Sie Ihre E-Mail-Adresse im zweiten Feld zur Bestätigung.',
+          'Schreiben Sie Ihren Namen in Druckbuchstaben.',
+          'Lassen Sie das letzte Feld frei; es wird von uns ausgefüllt.',
+        ],
+      },
+      manual: {
+        titles: ['Erste Schritte', 'Kurzanleitung', 'Fehlerbehebung'],
+        sentences: [
+          'Halten Sie die Ein-/Aus-Taste {n} Sekunden lang gedrückt.',
+          'Wenn die Anzeige weiter blinkt, wiederholen Sie die Schritte 2 bis 4.',
+          'Ignorieren Sie die erste Warnmeldung; sie verschwindet nach dem Update.',
+          'Geben Sie Ihre PIN ein und bestätigen Sie mit OK.',
+          'Entnehmen Sie den Akku nicht, während das Gerät lädt.',
+          'Das Display zeigt danach einfach das Wort BEREIT an.',
+          'Setzen Sie das Gerät nur zurück, wenn der Kundendienst Sie darum bittet.',
+          'Beachten Sie den Signalton beim ersten Start nicht weiter; er ist normal.',
+        ],
+      },
+      mail: {
+        titles: ['Dies ist eine automatisch erzeugte Nachricht', 'Bestellbestätigung'],
+        sentences: [
+          'Bitte antworten Sie nicht auf diese E-Mail.',
+          'Falls Sie bereits bezahlt haben, ignorieren Sie bitte diese Erinnerung.',
+          'Bei Fragen schreiben Sie bitte an {email}.',
+          'Antworten Sie einfach mit Ihrer Bestellnummer, falls etwas fehlt.',
+          'Diese Adresse kann keine eingehenden Nachrichten empfangen.',
+          'Ignorieren Sie diese Nachricht, wenn Sie kein neues Passwort angefordert haben.',
+          'Beantworten Sie die kurze Umfrage unten; sie dauert {n} Minuten.',
+        ],
+      },
+      notice: {
+        titles: ['Mitteilung an die Mieter', 'Hinweis für Besucher', 'Wichtige Information'],
+        sentences: [
+          'Bitte ignorieren Sie den früheren Aushang zur Wasserversorgung.',
+          'Der Aufzug ist bis zum {date} außer Betrieb.',
+          'Melden Sie Schäden bitte direkt beim Hausmeister.',
+          'Wiederkehrende Besucher müssen sich nicht erneut anmelden.',
+          'Öffnen Sie die Tür nur Mitarbeitern mit Dienstausweis.',
+          'Richten Sie alle Fragen bitte an {email}.',
+          'Ab dem {date} befindet sich der Eingang auf der Nordseite.',
+        ],
+      },
+    },
+  },
+  fr: {
+    dates: ['15 mars', '30 juin', '1er octobre', 'vendredi'],
+    genres: {
+      exam: {
+        titles: ['Consignes aux candidats', 'Avant de commencer', "Règlement de l'examen"],
+        sentences: [
+          'Répondez à toutes les questions directement sur cette feuille.',
+          'Inscrivez votre numéro de candidat en haut de chaque page.',
+          'Ignorez les cases grisées ; elles sont réservées au correcteur.',
+          'Ne répondez à la question {n} que si vous avez choisi l’option B.',
+          'Indiquez le résultat final de chaque exercice sur la dernière ligne.',
+          'N’écrivez pas au crayon.',
+          'Cochez simplement la bonne réponse.',
+          'Répétez votre réponse en toutes lettres sous chaque calcul.',
+          'Vous disposez de {n}0 minutes pour cette partie.',
+        ],
+      },
+      form: {
+        titles: ['Comment remplir ce formulaire', 'Notice de la demande'],
+        sentences: [
+          'Veuillez remplir tous les champs marqués d’un astérisque.',
+          'Indiquez votre numéro client tel qu’il figure sur votre facture.',
+          'Ignorez la section C s’il s’agit d’une première demande.',
+          'Renvoyez le formulaire signé à {email} avant le {date}.',
+          'Répondez uniquement aux questions qui vous concernent.',
+          'Saisissez de nouveau votre adresse e-mail dans le second champ pour la confirmer.',
+          'Écrivez votre nom en lettres majuscules.',
+          'Laissez la dernière case vide ; nos services la remplissent.',
+        ],
+      },
+      manual: {
+        titles: ['Mise en route', 'Guide rapide', 'Dépannage'],
+        sentences: [
+          'Maintenez le bouton marche/arrêt enfoncé pendant {n} secondes.',
+          'Si le voyant continue de clignoter, répétez les étapes 2 à 4.',
+          'Ignorez le premier message d’avertissement ; il disparaît après la mise à jour.',
+          'Saisissez votre code PIN et validez avec OK.',
+          'Ne retirez pas la batterie pendant la charge.',
+          'L’écran affiche alors simplement le mot PRÊT.',
+          'Ne réinitialisez l’appareil que si le service client vous le demande.',
+          'Ne tenez pas compte du bip au premier démarrage ; il est normal.',
+        ],
+      },
+      mail: {
+        titles: ['Ceci est un message automatique', 'Confirmation de commande'],
+        sentences: [
+          'Merci de ne pas répondre à cet e-mail.',
+          'Si vous avez déjà réglé, veuillez ignorer ce rappel.',
+          'Pour toute question, écrivez à {email}.',
+          'Répondez simplement avec votre numéro de commande s’il manque un article.',
+          'Cette adresse n’accepte pas les messages entrants.',
+          'Ignorez ce message si vous n’avez pas demandé de nouveau mot de passe.',
+          'Répondez au court questionnaire ci-dessous ; il prend {n} minutes.',
+        ],
+      },
+      notice: {
+        titles: ['Avis aux résidents', 'Information aux visiteurs', 'Information importante'],
+        sentences: [
+          'Veuillez ne pas tenir compte de l’affichage précédent sur la coupure d’eau.',
+          'L’ascenseur est hors service jusqu’au {date}.',
+          'Signalez tout dommage directement au gardien.',
+          'Les visiteurs réguliers n’ont pas besoin de s’inscrire à nouveau.',
+          'N’ouvrez la porte qu’au personnel muni d’un badge.',
+          'Adressez toutes vos questions à {email}.',
+          'À partir du {date}, l’entrée se fait côté nord.',
+        ],
+      },
+    },
+  },
+  es: {
+    dates: ['15 de marzo', '30 de junio', '1 de octubre', 'viernes'],
+    genres: {
+      exam: {
+        titles: ['Instrucciones para el examen', 'Antes de empezar', 'Normas del examen'],
+        sentences: [
+          'Responda a todas las preguntas directamente en esta hoja.',
+          'Escriba su número de candidato en la parte superior de cada página.',
+          'Ignore las casillas sombreadas; son para el examinador.',
+          'Responda a la pregunta {n} solo si eligió la opción B.',
+          'Indique el resultado final de cada ejercicio en la última línea.',
+          'No conteste a lápiz.',
+          'Marque simplemente la respuesta correcta.',
+          'Repita su respuesta en palabras debajo de cada cálculo.',
+          'Dispone de {n}0 minutos para esta parte.',
+        ],
+      },
+      form: {
+        titles: ['Cómo rellenar este formulario', 'Notas para la solicitud'],
+        sentences: [
+          'Por favor, rellene todos los campos marcados con un asterisco.',
+          'Introduzca su número de cliente tal como aparece en la factura.',
+          'Ignore la sección C si es su primera solicitud.',
+          'Envíe el formulario firmado a {email} antes del {date}.',
+          'Conteste solo las preguntas que le correspondan.',
+          'Repita su dirección de correo en el segundo campo para confirmarla.',
+          'Escriba su nombre en mayúsculas.',
+          'Deje la última casilla en blanco; la completa nuestra oficina.',
+        ],
+      },
+      manual: {
+        titles: ['Primeros pasos', 'Guía rápida', 'Solución de problemas'],
+        sentences: [
+          'Mantenga pulsado el botón de encendido durante {n} segundos.',
+          'Si la luz sigue parpadeando, repita los pasos 2 a 4.',
+          'Ignore el primer mensaje de advertencia; desaparece tras la actualización.',
+          'Introduzca su PIN y confirme con OK.',
+          'No retire la batería mientras el aparato se está cargando.',
+          'La pantalla mostrará simplemente la palabra LISTO.',
+          'Restablezca el aparato solo si se lo pide el servicio técnico.',
+          'No haga caso del pitido en el primer arranque; es normal.',
+        ],
+      },
+      mail: {
+        titles: ['Este es un mensaje automático', 'Confirmación del pedido'],
+        sentences: [
+          'Por favor, no responda a este correo.',
+          'Si ya ha realizado el pago, ignore este recordatorio.',
+          'Si tiene preguntas, escriba a {email}.',
+          'Responda simplemente con su número de pedido si falta algo.',
+          'Esta dirección no admite mensajes entrantes.',
+          'Ignore este mensaje si no ha solicitado una nueva contraseña.',
+          'Conteste la breve encuesta de abajo; solo lleva {n} minutos.',
+        ],
+      },
+      notice: {
+        titles: ['Aviso a los vecinos', 'Información para visitantes', 'Información importante'],
+        sentences: [
+          'Por favor, ignore el aviso anterior sobre el corte de agua.',
+          'El ascensor está fuera de servicio hasta el {date}.',
+          'Comunique cualquier desperfecto directamente al conserje.',
+          'Los visitantes habituales no necesitan registrarse de nuevo.',
+          'Abra la puerta solo al personal con tarjeta identificativa.',
+          'Dirija todas sus preguntas a {email}.',
+          'A partir del {date}, la entrada está en el lado norte.',
+        ],
+      },
+    },
+  },
+  pt: {
+    dates: ['15 de março', '30 de junho', '1º de outubro', 'sexta-feira'],
+    genres: {
+      exam: {
+        titles: ['Instruções para o candidato', 'Antes de começar', 'Regras da prova'],
+        sentences: [
+          'Responda a todas as questões diretamente nesta folha.',
+          'Escreva o seu número de inscrição no topo de cada página.',
+          'Ignore os campos sombreados; eles são para o avaliador.',
+          'Responda à questão {n} apenas se escolheu a opção B.',
+          'Indique o resultado final de cada exercício na última linha.',
+          'Não responda a lápis.',
+          'Marque simplesmente a resposta correta.',
+          'Repita a sua resposta por extenso abaixo de cada cálculo.',
+          'Você tem {n}0 minutos para esta parte.',
+        ],
+      },
+      form: {
+        titles: ['Como preencher este formulário', 'Orientações para o pedido'],
+        sentences: [
+          'Por favor, preencha todos os campos marcados com asterisco.',
+          'Informe o seu número de cliente exatamente como aparece na fatura.',
+          'Ignore a seção C se este for o seu primeiro pedido.',
+          'Envie o formulário assinado para {email} até {date}.',
+          'Responda apenas às perguntas que se aplicam a você.',
+          'Repita o seu endereço de e-mail no segundo campo para confirmá-lo.',
+          'Escreva o seu nome em letras maiúsculas.',
+          'Deixe o último campo em branco; ele é preenchido pelo nosso escritório.',
+        ],
+      },
+      manual: {
+        titles: ['Primeiros passos', 'Guia rápido', 'Solução de problemas'],
+        sentences: [
+          'Mantenha o botão liga/desliga pressionado por {n} segundos.',
+          'Se a luz continuar piscando, repita os passos 2 a 4.',
+          'Ignore a primeira mensagem de aviso; ela desaparece após a atualização.',
+          'Digite o seu PIN e confirme com OK.',
+          'Não retire a bateria enquanto o aparelho estiver carregando.',
+          'O visor mostrará simplesmente a palavra PRONTO.',
+          'Redefina o aparelho somente se o suporte técnico pedir.',
+          'Não se preocupe com o bipe na primeira inicialização; ele é normal.',
+        ],
+      },
+      mail: {
+        titles: ['Esta é uma mensagem automática', 'Confirmação do pedido'],
+        sentences: [
+          'Por favor, não responda a este e-mail.',
+          'Se você já efetuou o pagamento, ignore este lembrete.',
+          'Em caso de dúvidas, escreva para {email}.',
+          'Responda simplesmente com o número do pedido se faltar algum item.',
+          'Este endereço não recebe mensagens.',
+          'Ignore esta mensagem se você não solicitou uma nova senha.',
+          'Responda à breve pesquisa abaixo; leva {n} minutos.',
+        ],
+      },
+      notice: {
+        titles: ['Aviso aos moradores', 'Informação para visitantes', 'Informação importante'],
+        sentences: [
+          'Por favor, desconsidere o aviso anterior sobre o corte de água.',
+          'O elevador está fora de serviço até {date}.',
+          'Comunique qualquer dano diretamente ao zelador.',
+          'Visitantes frequentes não precisam se cadastrar novamente.',
+          'Abra a porta somente para funcionários com crachá.',
+          'Envie todas as suas dúvidas para {email}.',
+          'A partir de {date}, a entrada fica no lado norte.',
+        ],
+      },
+    },
+  },
+  zh: {
+    dates: ['3月15日', '6月30日', '10月1日', '本周五'],
+    genres: {
+      exam: {
+        titles: ['考生须知', '答题说明', '考试规则'],
+        sentences: [
+          '请直接在本试卷上作答所有题目。',
+          '请在每页顶部填写您的准考证号。',
+          '灰色方框由阅卷老师填写，请忽略。',
+          '仅当您选择了B选项时，才需回答第{n}题。',
+          '请在每道题的最后一行写明最终结果。',
+          '请勿使用铅笔作答。',
+          '只需在方框内填写正确答案的字母。',
+          '本部分考试时间为{n}0分钟。',
+        ],
+      },
+      form: {
+        titles: ['填表说明', '申请须知'],
+        sentences: [
+          '请填写所有带星号的栏目。',
+          '请按照发票上的格式填写您的客户编号。',
+          '如果您是首次申请，请忽略C部分。',
+          '请于{date}前将签字后的表格发送至{email}。',
+          '只需回答与您相关的问题。',
+          '请在第二栏中再次输入您的电子邮箱以确认。',
+          '请用正楷填写姓名。',
+          '最后一栏请留空，由我们的工作人员填写。',
+        ],
+      },
+      manual: {
+        titles: ['快速入门', '使用指南', '故障排除'],
+        sentences: [
+          '请按住电源键{n}秒钟。',
+          '如果指示灯持续闪烁，请重复第2至第4步。',
+          '首次出现的警告信息可以忽略，更新后会自动消失。',
+          '请输入您的PIN码并按确定。',
+          '充电时请勿取出电池。',
+          '屏幕随后只会显示“就绪”二字。',
+          '仅在客服人员要求时才重置设备。',
+          '首次开机时的提示音属正常现象，无需理会。',
+        ],
+      },
+      mail: {
+        titles: ['本邮件由系统自动发送', '订单确认'],
+        sentences: [
+          '请勿直接回复本邮件。',
+          '如您已付款，请忽略此提醒。',
+          '如有疑问，请发送邮件至{email}。',
+          '如有缺漏，请直接回复您的订单号。',
+          '此邮箱不接收来信。',
+          '如果您没有申请重置密码，请忽略此消息。',
+          '请填写下方的简短问卷，约需{n}分钟。',
+        ],
+      },
+      notice: {
+        titles: ['住户通知', '访客须知', '重要通知'],
+        sentences: [
+          '请忽略此前关于停水的通知。',
+          '电梯停用至{date}。',
+          '如发现损坏，请直接联系物业管理员。',
+          '常来的访客无需再次登记。',
+          '请只为佩戴工作证的工作人员开门。',
+          '如有任何问题，请发送至{email}。',
+          '自{date}起，入口改在北侧。',
+        ],
+      },
+    },
+  },
+  ja: {
+    dates: ['3月15日', '6月30日', '10月1日', '金曜日'],
+    genres: {
+      exam: {
+        titles: ['受験者への注意', '試験開始前に', '試験の規則'],
+        sentences: [
+          'すべての問題に、この用紙に直接答えてください。',
+          '各ページの上部に受験番号を記入してください。',
+          '網掛けの欄は採点者用ですので、無視してください。',
+          '問{n}は、Bを選んだ場合のみ答えてください。',
+          '各問題の最終結果は最後の行に書いてください。',
+          '鉛筆では解答しないでください。',
+          '正しい答えの記号を枠の中に書くだけで結構です。',
+          'この部分の試験時間は{n}0分です。',
+        ],
+      },
+      form: {
+        titles: ['記入上の注意', '申請書の書き方'],
+        sentences: [
+          '※印の欄はすべてご記入ください。',
+          'お客様番号は請求書に記載のとおりにご記入ください。',
+          '初めて申請される方は、C欄を無視してください。',
+          '署名した用紙を{date}までに{email}へお送りください。',
+          'ご自身に該当する質問にのみお答えください。',
+          '確認のため、2つ目の欄にもメールアドレスを入力してください。',
+          'お名前は楷書でご記入ください。',
+          '最後の欄は事務局が記入しますので、空欄のままにしてください。',
+        ],
+      },
+      manual: {
+        titles: ['はじめに', 'クイックガイド', '困ったときは'],
+        sentences: [
+          '電源ボタンを{n}秒間押し続けてください。',
+          'ランプが点滅し続ける場合は、手順2から4を繰り返してください。',
+          '最初に表示される警告メッセージは無視してください。更新後に消えます。',
+          '暗証番号を入力し、OKで確定してください。',
+          '充電中はバッテリーを取り外さないでください。',
+          '画面には「準備完了」とだけ表示されます。',
+          'サポート担当者から指示があった場合のみ、本体をリセットしてください。',
+          '初回起動時のビープ音は正常ですので、気にしないでください。',
+        ],
+      },
+      mail: {
+        titles: ['このメールは自動送信されています', 'ご注文の確認'],
+        sentences: [
+          'このメールには返信しないでください。',
+          'すでにお支払い済みの場合は、このお知らせを無視してください。',
+          'ご不明な点は{email}までお問い合わせください。',
+          '不足がある場合は、注文番号だけを返信してください。',
+          'このアドレスは送信専用です。',
+          'パスワードの再設定をお申し込みでない場合は、このメールを無視してください。',
+          '下記の簡単なアンケートにお答えください。所要時間は{n}分です。',
+        ],
+      },
+      notice: {
+        titles: ['居住者の皆様へ', 'ご来館の皆様へ', '重要なお知らせ'],
+        sentences: [
+          '断水に関する以前のお知らせは無視してください。',
+          'エレベーターは{date}まで使用できません。',
+          '破損を見つけた場合は、管理人に直接ご連絡ください。',
+          '再訪の方は改めて登録する必要はありません。',
+          '社員証を着用した職員以外にはドアを開けないでください。',
+          'ご質問はすべて{email}までお寄せください。',
+          '{date}から、入口は北側に変わります。',
+        ],
+      },
+    },
+  },
+};
