@@ -50,3 +50,17 @@ export function assignByRank(
   });
   return out;
 }
+
+/**
+ * Every item its own group, cut by rank (`assignByRank`): the items in their order with their group and split. For
+ * phrases a record combines, so that a split only ever combines its own phrases.
+ */
+export function splitEach<T>(
+  items: readonly T[],
+  groupOf: (item: T, index: number) => string,
+  policy: SplitPolicy = DEFAULT_POLICY,
+): { item: T; group: string; split: Split }[] {
+  const groups = items.map(groupOf);
+  const splits = assignByRank(groups, policy);
+  return items.map((item, i) => ({ item, group: groups[i]!, split: splits.get(groups[i]!)! }));
+}

@@ -6,7 +6,7 @@ import { FORMAL_PHRASES, type FormalPhrases } from './phrases-formal.ts';
 import type { Split } from './record.ts';
 import { Rng } from './rng.ts';
 import type { Source, SourceRecord } from './source.ts';
-import { assignByRank, DEFAULT_POLICY } from './split.ts';
+import { DEFAULT_POLICY, splitEach } from './split.ts';
 import { join, withTypos } from './synthetic.ts';
 
 const PER_LANG: Record<string, number> = { en: 300 };
@@ -24,11 +24,7 @@ function sentencesOf(lang: string, p: FormalPhrases): Sentence[] {
   const all = Object.entries(p.genres).flatMap(([genre, g]) =>
     g.sentences.map((text, i) => ({ text, genre, group: `synthetic:${lang}:formal:${genre}:${i}` })),
   );
-  const splits = assignByRank(
-    all.map((s) => s.group),
-    DEFAULT_POLICY,
-  );
-  return all.map((s) => ({ ...s, split: splits.get(s.group)! }));
+  return splitEach(all, (s) => s.group).map(({ item, split }) => ({ ...item, split }));
 }
 
 function fill(text: string, p: FormalPhrases, rng: Rng): string {

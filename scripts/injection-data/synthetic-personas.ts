@@ -5,20 +5,17 @@ import { CHARACTER_NAMES, PERSONA_PHRASES, type PersonaPhrases } from './phrases
 import type { Split } from './record.ts';
 import { Rng } from './rng.ts';
 import type { Source, SourceRecord } from './source.ts';
-import { assignByRank, DEFAULT_POLICY } from './split.ts';
+import { assignByRank, DEFAULT_POLICY, splitEach } from './split.ts';
 import { join, withTypos } from './synthetic.ts';
 
 const PER_LANG: Record<string, number> = { en: 700 };
 const PER_LANG_DEFAULT = 180;
 
 function rulesBySplit(lang: string, p: PersonaPhrases): Map<Split, string[]> {
-  const groups = p.rules.map((_, i) => `synthetic:${lang}:persona-rule:${i}`);
-  const splits = assignByRank(groups, DEFAULT_POLICY);
   const out = new Map<Split, string[]>();
-  p.rules.forEach((rule, i) => {
-    const split = splits.get(groups[i]!)!;
-    out.set(split, [...(out.get(split) ?? []), rule]);
-  });
+  for (const { item, split } of splitEach(p.rules, (_, i) => `synthetic:${lang}:persona-rule:${i}`)) {
+    out.set(split, [...(out.get(split) ?? []), item]);
+  }
   return out;
 }
 
