@@ -9,6 +9,7 @@ import { syntheticMailExfiltration, syntheticMailRequests } from '../synthetic-m
 import { syntheticBenignOutput, syntheticOutputHijack } from '../synthetic-output.ts';
 import { syntheticPersonaPrompts } from '../synthetic-personas.ts';
 import { syntheticRolePrompts } from '../synthetic-roles.ts';
+import { syntheticTaskContinue, syntheticTaskSwitch } from '../synthetic-switch.ts';
 import {
   deepsetInjections,
   gptfuzz,
@@ -80,4 +81,7 @@ export const SOURCES: Source[] = [
   syntheticFramedRequests,
   // the ninth wave: formal-register look-alikes
   syntheticFormalInstructions,
+  // the tenth wave: task switches after praise, with their benign twin
+  syntheticTaskSwitch,
+  syntheticTaskContinue,
 ];
