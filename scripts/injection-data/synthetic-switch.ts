@@ -1,7 +1,8 @@
 // Task switches composed from phrases-switch.ts: a closing remark, then a hand-over of a new task to the assistant,
-// mostly after dropping the old one (an injection), or the next step of the same work (benign). Every phrase is its own split group; a record takes its
-// split from its hand-over or next-step phrase and draws the closing remark, the drop and the task from the same split only, so
-// the test split holds phrases the scorer never saw. A source added after the ninth wave: earlier records do not move.
+// mostly after dropping the old one (an injection), or the next step of the same work (benign). Every phrase is its
+// own split group; a record takes its split from its hand-over or next-step phrase and draws the closing remark, the
+// drop and the task from the same split only, so the test split holds phrases the scorer never saw. A source added
+// after the ninth wave: earlier records do not move.
 import { SWITCH_PHRASES, type SwitchPhrases } from './phrases-switch.ts';
 import type { Category, Split } from './record.ts';
 import { Rng } from './rng.ts';
@@ -13,14 +14,18 @@ const PER_LANG: Record<string, number> = { en: 240 };
 const PER_LANG_DEFAULT = 120;
 
 type Part = keyof SwitchPhrases;
-type Pools = Record<Part, Record<Split, string[]>>;
+interface Phrase {
+  text: string;
+  group: string;
+}
+type Pools = Record<Part, Record<Split, Phrase[]>>;
 
 function pools(lang: string, p: SwitchPhrases): Pools {
   const out = {} as Pools;
   for (const part of Object.keys(p) as Part[]) {
-    const bySplit: Record<Split, string[]> = { train: [], validation: [], test: [] };
-    for (const { item, split } of splitEach(p[part], (_t, i) => `synthetic:${lang}:switch:${part}:${i}`)) {
-      bySplit[split].push(item);
+    const bySplit: Record<Split, Phrase[]> = { train: [], validation: [], test: [] };
+    for (const { item, group, split } of splitEach(p[part], (_t, i) => `synthetic:${lang}:switch:${part}:${i}`)) {
+      bySplit[split].push({ text: item, group });
     }
     out[part] = bySplit;
   }
@@ -34,15 +39,14 @@ interface Switch {
 }
 
 /** The hand-over or next-step phrase with its split, and its slot filled from the same split. */
-function frame(lang: string, part: 'handOvers' | 'nextSteps', pool: Pools, rng: Rng, abusive: boolean): Switch {
+function frame(part: 'handOvers' | 'nextSteps', pool: Pools, rng: Rng, abusive: boolean): Switch {
   const all = (['train', 'validation', 'test'] as const).flatMap((split) =>
-    pool[part][split].map((text) => ({ text, split })),
+    pool[part][split].map((phrase) => ({ phrase, split })),
   );
-  const { text, split } = rng.pick(all);
-  const index = SWITCH_PHRASES[lang]![part].indexOf(text);
-  const task = rng.pick(abusive ? pool.abusiveTasks[split] : pool.tasks[split]);
-  const filled = text.replace('{task}', task).replace('{step}', rng.pick(pool.steps[split]));
-  return { text: filled, split, group: `synthetic:${lang}:switch:${part}:${index}` };
+  const { phrase, split } = rng.pick(all);
+  const task = rng.pick(abusive ? pool.abusiveTasks[split] : pool.tasks[split]).text;
+  const filled = phrase.text.replace('{task}', task).replace('{step}', rng.pick(pool.steps[split]).text);
+  return { text: filled, split, group: phrase.group };
 }
 
 function generate(label: 0 | 1): SourceRecord[] {
@@ -55,11 +59,11 @@ function generate(label: 0 | 1): SourceRecord[] {
     for (let i = 0; i < n; i++) {
       // Half the injections hand over an ordinary task (a foreign task), half an abusive one.
       const abusive = label === 1 && rng.chance(0.5);
-      const body = frame(lang, label === 1 ? 'handOvers' : 'nextSteps', pool, rng, abusive);
+      const body = frame(label === 1 ? 'handOvers' : 'nextSteps', pool, rng, abusive);
       // An injection drops the work in hand before its hand-over most of the time, with or without praise first.
-      const drop = label === 1 && rng.chance(0.7) ? [rng.pick(pool.drops[body.split])] : [];
+      const drop = label === 1 && rng.chance(0.7) ? [rng.pick(pool.drops[body.split]).text] : [];
       const praise = drop.length > 0 && rng.chance(0.3) ? 0 : 1 + (rng.chance(0.4) ? 1 : 0);
-      const closings = rng.sample(pool.closures[body.split], praise);
+      const closings = rng.sample(pool.closures[body.split], praise).map((c) => c.text);
       const text = join(lang, [...closings, ...drop, capitalFirst(body.text)]);
       const category: Category | undefined = label === 1 ? 'task_injection' : undefined;
       out.push({
