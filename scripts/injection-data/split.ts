@@ -64,3 +64,14 @@ export function splitEach<T>(
   const splits = assignByRank(groups, policy);
   return items.map((item, i) => ({ item, group: groups[i]!, split: splits.get(groups[i]!)! }));
 }
+
+/** `splitEach`, bucketed: each split's items (with their groups) in their original order. */
+export function splitEachBySplit<T>(
+  items: readonly T[],
+  groupOf: (item: T, index: number) => string,
+  policy: SplitPolicy = DEFAULT_POLICY,
+): Record<Split, { item: T; group: string }[]> {
+  const out: Record<Split, { item: T; group: string }[]> = { train: [], validation: [], test: [] };
+  for (const { item, group, split } of splitEach(items, groupOf, policy)) out[split].push({ item, group });
+  return out;
+}

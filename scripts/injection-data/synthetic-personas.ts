@@ -1,23 +1,14 @@
 // Benign persona prompts composed from phrases-personas.ts: opener × persona, then one to three lasting rules and an
 // optional start. Every rule is its own split group as well, and a record draws only rules of its own split, so the
 // test split holds rules the scorer never saw. A source added after the seventh wave: earlier records do not move.
-import { CHARACTER_NAMES, PERSONA_PHRASES, type PersonaPhrases } from './phrases-personas.ts';
-import type { Split } from './record.ts';
+import { CHARACTER_NAMES, PERSONA_PHRASES } from './phrases-personas.ts';
 import { Rng } from './rng.ts';
 import type { Source, SourceRecord } from './source.ts';
-import { assignByRank, DEFAULT_POLICY, splitEach } from './split.ts';
+import { assignByRank, DEFAULT_POLICY, splitEachBySplit } from './split.ts';
 import { join, withTypos } from './synthetic.ts';
 
 const PER_LANG: Record<string, number> = { en: 700 };
 const PER_LANG_DEFAULT = 180;
-
-function rulesBySplit(lang: string, p: PersonaPhrases): Map<Split, string[]> {
-  const out = new Map<Split, string[]>();
-  for (const { item, split } of splitEach(p.rules, (_, i) => `synthetic:${lang}:persona-rule:${i}`)) {
-    out.set(split, [...(out.get(split) ?? []), item]);
-  }
-  return out;
-}
 
 function generate(): SourceRecord[] {
   const out: SourceRecord[] = [];
@@ -25,7 +16,7 @@ function generate(): SourceRecord[] {
     const p = PERSONA_PHRASES[lang]!;
     const groups = p.openers.flatMap((_, oi) => p.personas.map((_, pi) => `synthetic:${lang}:persona:${oi}:${pi}`));
     const splits = assignByRank(groups, DEFAULT_POLICY);
-    const rules = rulesBySplit(lang, p);
+    const rules = splitEachBySplit(p.rules, (_, i) => `synthetic:${lang}:persona-rule:${i}`);
     const rng = new Rng(`synthetic_persona_prompts:${lang}`);
     const n = PER_LANG[lang] ?? PER_LANG_DEFAULT;
     for (let i = 0; i < n; i++) {
@@ -35,8 +26,7 @@ function generate(): SourceRecord[] {
       const split = splits.get(group)!;
       const name = rng.pick(CHARACTER_NAMES);
       const opener = p.openers[oi]!.replace('{name}', name).replace('{persona}', p.personas[pi]!);
-      const pool = rules.get(split) ?? [];
-      const chosen = rng.sample(pool, 1 + rng.int(3)).map((r) => r.replace('{name}', name));
+      const chosen = rng.sample(rules[split], 1 + rng.int(3)).map((r) => r.item.replace('{name}', name));
       const start = rng.chance(0.4) ? rng.pick(p.starts) : '';
       const asList = rng.chance(0.3);
       const body = asList ? `${opener}\n${chosen.map((r) => `- ${r}`).join('\n')}` : join(lang, [opener, ...chosen]);

@@ -4,30 +4,22 @@
 // drop and the task from the same split only, so the test split holds phrases the scorer never saw. A source added
 // after the ninth wave: earlier records do not move.
 import { SWITCH_PHRASES, type SwitchPhrases } from './phrases-switch.ts';
-import type { Category, Split } from './record.ts';
+import type { Split } from './record.ts';
 import { Rng } from './rng.ts';
 import type { Source, SourceRecord } from './source.ts';
-import { DEFAULT_POLICY, splitEach } from './split.ts';
+import { DEFAULT_POLICY, splitEachBySplit } from './split.ts';
 import { capitalFirst, join, withTypos } from './synthetic.ts';
 
 const PER_LANG: Record<string, number> = { en: 240 };
 const PER_LANG_DEFAULT = 120;
 
 type Part = keyof SwitchPhrases;
-interface Phrase {
-  text: string;
-  group: string;
-}
-type Pools = Record<Part, Record<Split, Phrase[]>>;
+type Pools = Record<Part, Record<Split, { item: string; group: string }[]>>;
 
 function pools(lang: string, p: SwitchPhrases): Pools {
   const out = {} as Pools;
   for (const part of Object.keys(p) as Part[]) {
-    const bySplit: Record<Split, Phrase[]> = { train: [], validation: [], test: [] };
-    for (const { item, group, split } of splitEach(p[part], (_t, i) => `synthetic:${lang}:switch:${part}:${i}`)) {
-      bySplit[split].push({ text: item, group });
-    }
-    out[part] = bySplit;
+    out[part] = splitEachBySplit(p[part], (_t, i) => `synthetic:${lang}:switch:${part}:${i}`);
   }
   return out;
 }
@@ -44,8 +36,8 @@ function frame(part: 'handOvers' | 'nextSteps', pool: Pools, rng: Rng, abusive: 
     pool[part][split].map((phrase) => ({ phrase, split })),
   );
   const { phrase, split } = rng.pick(all);
-  const task = rng.pick(abusive ? pool.abusiveTasks[split] : pool.tasks[split]).text;
-  const filled = phrase.text.replace('{task}', task).replace('{step}', rng.pick(pool.steps[split]).text);
+  const task = rng.pick(abusive ? pool.abusiveTasks[split] : pool.tasks[split]).item;
+  const filled = phrase.item.replace('{task}', task).replace('{step}', rng.pick(pool.steps[split]).item);
   return { text: filled, split, group: phrase.group };
 }
 
@@ -61,18 +53,17 @@ function generate(label: 0 | 1): SourceRecord[] {
       const abusive = label === 1 && rng.chance(0.5);
       const body = frame(label === 1 ? 'handOvers' : 'nextSteps', pool, rng, abusive);
       // An injection drops the work in hand before its hand-over most of the time, with or without praise first.
-      const drop = label === 1 && rng.chance(0.7) ? [rng.pick(pool.drops[body.split]).text] : [];
+      const drop = label === 1 && rng.chance(0.7) ? [rng.pick(pool.drops[body.split]).item] : [];
       const praise = drop.length > 0 && rng.chance(0.3) ? 0 : 1 + (rng.chance(0.4) ? 1 : 0);
-      const closings = rng.sample(pool.closures[body.split], praise).map((c) => c.text);
+      const closings = rng.sample(pool.closures[body.split], praise).map((c) => c.item);
       const text = join(lang, [...closings, ...drop, capitalFirst(body.text)]);
-      const category: Category | undefined = label === 1 ? 'task_injection' : undefined;
       out.push({
         text: withTypos(lang, text, rng),
         label,
         source,
         lang,
         kind: 'prompt',
-        ...(category ? { category } : {}),
+        ...(label === 1 ? { category: 'task_injection' as const } : {}),
         group: body.group,
         split: body.split,
       });
