@@ -23,6 +23,8 @@ export interface Segment {
   via?: string;
   /** Letters written with look-alike code points (mathematical alphanumerics, fullwidth, numeric entities). */
   obfuscated?: boolean;
+  /** Of a page's visible text: its lines of links, headings, buttons and menus (raw; compare with `lineKey`). */
+  chromeLines?: string[];
 }
 
 export interface HiddenMessage {
@@ -52,7 +54,7 @@ export function normalize(input: string, meter?: Meter): Normalized {
   const html = looksLikeHtml(stripped.text);
   if (html) {
     const ex = extractHtml(stripped.text, meter);
-    segments.push({ text: foldText(ex.visible), hidden: false });
+    segments.push({ text: foldText(ex.visible), hidden: false, chromeLines: ex.chrome });
     for (const h of ex.hidden) segments.push({ text: foldText(h.text), hidden: true, via: h.via });
   } else {
     const ex = extractComments(stripped.text);

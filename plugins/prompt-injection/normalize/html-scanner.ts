@@ -77,6 +77,34 @@ const BLOCK = new Set([
   'label',
 ]);
 
+/**
+ * Elements whose text is a page's furniture (links, headings, buttons, menus, captions), not its prose. A line made
+ * of such text is a menu entry or a teaser for another page: a question or an imperative there is a headline.
+ */
+const CHROME = new Set([
+  'a',
+  'button',
+  'caption',
+  'dt',
+  'figcaption',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'label',
+  'legend',
+  'nav',
+  'option',
+  'summary',
+  'th',
+  'title',
+]);
+
+/** Share of a line's characters inside CHROME elements from which the whole line counts as furniture. */
+const CHROME_SHARE = 0.75;
+
 /** Quick test used to decide between the HTML scanner and plain-text folding. */
 export function looksLikeHtml(text: string): boolean {
   let tags = 0;
@@ -95,6 +123,8 @@ export function looksLikeHtml(text: string): boolean {
 interface HtmlText {
   visible: string;
   hidden: { text: string; via: string }[];
+  /** Lines of `visible` (raw, not folded) that are mostly text of CHROME elements. */
+  chrome: string[];
 }
 
 /**
@@ -118,6 +148,12 @@ export function extractHtml(html: string, meter?: Meter): HtmlText {
   const hidden: { text: string; via: string }[] = [];
   let hiddenBuf = '';
   let hiddenVia = '';
+  const chromeSpans: number[] = [];
+  let chromeDepth = 0;
+  // The visible line being written: where it starts, its characters, and how many of them are CHROME text.
+  let lineStart = 0;
+  let lineChars = 0;
+  let lineChromeChars = 0;
   const flushHidden = () => {
     if (hiddenBuf.trim().length > 0) hidden.push({ text: hiddenBuf, via: hiddenVia });
     hiddenBuf = '';
@@ -128,25 +164,42 @@ export function extractHtml(html: string, meter?: Meter): HtmlText {
     const why = hiddenReason(top);
     if (why === undefined) {
       visible += text;
+      const chars = text.trim().length;
+      lineChars += chars;
+      if (chromeDepth > 0) lineChromeChars += chars;
     } else {
       if (hiddenVia !== why) flushHidden();
       hiddenVia = why;
       hiddenBuf += text;
     }
   };
+  const endLine = () => {
+    // Offsets only: slicing `visible` while it grows would flatten it again at every furniture line.
+    if (lineChars > 0 && lineChromeChars >= CHROME_SHARE * lineChars) chromeSpans.push(lineStart, visible.length);
+    lineChars = 0;
+    lineChromeChars = 0;
+  };
   const boundary = (name: string) => {
     if (BLOCK.has(name)) {
+      endLine();
       visible += '\n';
+      lineStart = visible.length;
       hiddenBuf += '\n';
     } else if (name === 'td' || name === 'th') {
       visible += ' ';
       hiddenBuf += ' ';
     }
   };
+  const push = (f: Frame) => {
+    stack.push(f);
+    openCount.set(f.name, (openCount.get(f.name) ?? 0) + 1);
+    if (CHROME.has(f.name)) chromeDepth++;
+  };
   const pop = () => {
     if (meter) meter.steps++;
     const f = stack.pop()!;
     openCount.set(f.name, (openCount.get(f.name) ?? 1) - 1);
+    if (CHROME.has(f.name)) chromeDepth--;
     boundary(f.name);
     const top = stack[stack.length - 1]!;
     if (hiddenReason(top) === undefined) flushHidden();
@@ -205,9 +258,7 @@ export function extractHtml(html: string, meter?: Meter): HtmlText {
       const closeAt = findEndTag(html, tag.name, i);
       const body = html.slice(i, closeAt < 0 ? n : closeAt);
       if (!SKIPPED_RAW.has(tag.name)) {
-        const f = frameFor(tag, stack[stack.length - 1]!);
-        stack.push(f);
-        openCount.set(f.name, (openCount.get(f.name) ?? 0) + 1);
+        push(frameFor(tag, stack[stack.length - 1]!));
         emit(body);
         pop();
       }
@@ -226,12 +277,14 @@ export function extractHtml(html: string, meter?: Meter): HtmlText {
       continue;
     }
     boundary(tag.name);
-    stack.push(frameFor(tag, stack[stack.length - 1]!));
-    openCount.set(tag.name, (openCount.get(tag.name) ?? 0) + 1);
+    push(frameFor(tag, stack[stack.length - 1]!));
   }
   if (textStart < n) emit(html.slice(textStart));
   flushHidden();
-  return { visible, hidden };
+  endLine();
+  const chrome: string[] = [];
+  for (let k = 0; k < chromeSpans.length; k += 2) chrome.push(visible.slice(chromeSpans[k], chromeSpans[k + 1]));
+  return { visible, hidden, chrome };
 }
 
 /** First `</name` at or after `from`, any letter case. One pass over the characters it passes. */

@@ -1,6 +1,7 @@
 // The foreign-task detector (task_injection): a line of a retrieved document that is an imperative, a question or an
 // output directive aimed at the reader and unrelated to the rest of the document.
 import { afterAt, type Meter, type Tokens } from '../matcher.ts';
+import { foldText } from '../normalize/fold.ts';
 import type { Segment } from '../normalize.ts';
 import { opensAsPrompt } from '../prompt-genre.ts';
 import { compiled } from './pattern-file.ts';
@@ -16,6 +17,7 @@ import {
   LONG_WORD,
   OUTPUT_MODIFIERS,
   OUTPUT_WORD,
+  QUESTION_LABEL,
   QUESTION_WORDS,
   READER_VERBS,
   READER_WORDS,
@@ -114,6 +116,58 @@ function questionWithAnswerOrder(tokens: Tokens, a: number, b: number): number {
   return ANSWER_VERBS.has(word(tokens, skipFillers(tokens, k, b))) ? k : -1;
 }
 
+/** "- Respond in English", "2. Describe …": the line is an item of a list written in the text itself. */
+function isListItem(tokens: Tokens, a: number): boolean {
+  const text = tokens.text;
+  let i = tokens.start[a]! - 1;
+  while (i >= 0 && text.charCodeAt(i) === 0x20) i--;
+  if (i < 0) return false;
+  const c = text.charCodeAt(i);
+  if (c === 0x2d || c === 0x2a || c === 0x2022 || c === 0xb7) return i === 0 || text.charCodeAt(i - 1) === 0x0a;
+  if (c !== 0x2e && c !== 0x29) return false;
+  let j = i - 1;
+  while (j >= 0 && j > i - 4 && text.charCodeAt(j) >= 0x30 && text.charCodeAt(j) <= 0x39) j--;
+  return j < i - 1 && (j < 0 || text.charCodeAt(j) === 0x0a);
+}
+
+/** A line that belongs to the document's own text: not a header field ("From: …", "Subject: …") and not a
+ * greeting or sign-off ("Good morning,", "Many thanks,"). A short letter is its request: greetings are no context. */
+function isDocumentLine(tokens: Tokens, a: number, b: number): boolean {
+  // A header is short: "SUBJECT: … | CONTENT: …" on one long line is the whole message.
+  if (b - a <= 12 && afterAt(tokens, a) === 0x3a) return false;
+  return !(b - a <= 3 && afterAt(tokens, b - 1) === 0x2c);
+}
+
+/** "Given the text above, answer this:" or "… answer the following question about the paragraph below.": the text
+ * is a prompt that asks about a document, so the question it introduces is its own task. */
+function introducesQuestion(tokens: Tokens, table: Uint16Array | undefined, a: number, b: number): boolean {
+  const after = afterAt(tokens, b - 1);
+  if (after === 0x3a || after === 0x3f) {
+    // "Question:" on a line of its own labels the next line as the task a form asks for.
+    if (b - a <= 2 && wordFlags(tokens, table, b - 1) & QUESTION_LABEL) return true;
+    return mentionsDocument(tokens, table, a, b);
+  }
+  // An announcement is one short sentence; most prose lines end in a full stop, so the cheap tests go first.
+  if (after !== 0x2e || b - a > 30) return false;
+  let names = false;
+  for (let k = a; k < b && !names; k++) names = (wordFlags(tokens, table, k) & QUESTION_LABEL) !== 0;
+  return names && mentionsDocument(tokens, table, a, b);
+}
+
+/** Words of a line, lowercased, without punctuation or markup: the same line read from the page and from the
+ * folded text gives the same key. */
+function lineKey(text: string): string {
+  return (foldText(text).toLowerCase().match(WORD_RUN) ?? []).join(' ');
+}
+const WORD_RUN = /[\p{L}\p{N}]+/gu;
+
+/** Whether the line [from, to) is one of the page's links, headings or buttons. Read only for a candidate line. */
+function isChromeLine(chromeLines: string[], text: string, tokens: Tokens, from: number, to: number): boolean {
+  const key = lineKey(text.slice(tokens.start[from]!, tokens.end[to - 1]!));
+  for (const raw of chromeLines) for (const part of raw.split('\n')) if (lineKey(part) === key) return true;
+  return false;
+}
+
 function classifyLine(tokens: Tokens, table: Uint16Array | undefined, a: number, b: number): string {
   const len = b - a;
   if (len < 5 || len > 45) return '';
@@ -168,8 +222,11 @@ export function foreignTaskLines(
   // A prompt to an assistant is a list of instructions by genre; its lines are its own duties.
   if (!seg.hidden && opensAsPrompt(seg.text)) return [];
   const table = flagTable(tokens);
-  const candidates: { from: number; to: number; kind: string }[] = [];
+  const candidates: { from: number; to: number; kind: string; listItem: boolean }[] = [];
+  // Tokens of the document's own prose lines, and the number of list items among all its lines.
   let docTokens = 0;
+  let listItems = 0;
+  let lastLine = 0;
   let from = 0;
   // "Given the paragraph above, answer the following question:" makes the next question the reader's own task.
   let introduced = false;
@@ -183,20 +240,29 @@ export function foreignTaskLines(
     if (meter) meter.steps++;
     const kind = classifyLine(tokens, table, a, b);
     const wasIntroduced = introduced;
-    const after = afterAt(tokens, b - 1);
-    introduced = !kind && (after === 0x3a || after === 0x3f) && mentionsDocument(tokens, table, a, b);
+    introduced = !kind && introducesQuestion(tokens, table, a, b);
+    const listItem = isListItem(tokens, a);
+    if (listItem) listItems++;
     // Questions in hidden markup are polls and collapsed FAQ answers far more often than attacks.
     if (kind && !(kind === 'question' && (seg.hidden || wasIntroduced))) {
-      candidates.push({ from: a, to: b, kind });
+      candidates.push({ from: a, to: b, kind, listItem });
       // More than two: a page of such lines (an FAQ), not an injected one; nothing more to learn.
       if (candidates.length > 2) return [];
-    } else docTokens += b - a;
+    } else if (isDocumentLine(tokens, a, b)) {
+      docTokens += b - a;
+      lastLine = b - a;
+    } else lastLine = 0;
   }
+  // A signature: the name under a letter.
+  if (lastLine <= 3) docTokens -= lastLine;
   if (candidates.length === 0) return [];
   if (!seg.hidden && docTokens < 12) return [];
   const counts = seg.hidden ? visibleCounts() : stemCounts(tokens, meter);
   const out: { text: string; tok: number; start: number; end: number }[] = [];
   for (const c of candidates) {
+    // One item of a list of several is one of the list's own duties or steps, not a line slipped in on its own.
+    if (c.listItem && listItems >= 3) continue;
+    if (!seg.hidden && seg.chromeLines && isChromeLine(seg.chromeLines, seg.text, tokens, c.from, c.to)) continue;
     {
       const own = new Map<string, number>();
       for (let k = c.from; k < c.to; k++) {

@@ -23,6 +23,7 @@ interface StructureDef {
   readerWords: string[];
   answerVerbs: string[];
   answerManner: string[];
+  questionLabels: string[];
   stopwords: string[];
 }
 

@@ -28,6 +28,8 @@ export const DOC_FIRST = 64;
 export const OUTPUT_WORD = 128;
 /** "your" or "the" (an output directive names "your response", "the answer"). */
 export const YOUR_OR_THE = 256;
+/** "question", "q": a line that names a question announces the one after it (foreign-task.ts). */
+export const QUESTION_LABEL = 512;
 let flagEpoch = -1;
 let flagsById = new Uint16Array(0);
 
@@ -66,6 +68,7 @@ function computeFlags(w: string): number {
   if (DOC_REFERENCE.firstWords.has(w)) f |= DOC_FIRST;
   if (OUTPUT_WORDS.words.has(w)) f |= OUTPUT_WORD;
   if (w === 'your' || w === 'the') f |= YOUR_OR_THE;
+  if (QUESTION_LABELS.has(w)) f |= QUESTION_LABEL;
   return f;
 }
 
@@ -96,5 +99,6 @@ export const READER_VERBS = new Set(file.structure.readerVerbs);
 export const READER_WORDS = new Set(file.structure.readerWords);
 export const ANSWER_VERBS = new Set(file.structure.answerVerbs);
 export const ANSWER_MANNER = wordSet(file.structure.answerManner);
+export const QUESTION_LABELS = new Set(file.structure.questionLabels);
 export const CONJUNCTIONS = new Set(['and', 'or', 'but', 'nor']);
 export const STOPWORDS = new Set([...expandWords(file.structure.stopwords), ...file.fillers]);
