@@ -5,6 +5,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { MirrorMissingError } from './mirror.ts';
+import { foreignTaskProbe } from './probe-foreign-task.ts';
 import { type DataRecord, recordProblems, type Split, serialiseRecord } from './record.ts';
 import { hash32 } from './rng.ts';
 import type { BuildContext, Source, SourceRecord } from './source.ts';
@@ -139,6 +140,13 @@ async function main(): Promise<void> {
       bump(s.byLang, `${r.lang}_${r.label}`);
       if (r.category) bump(s.byCategory, r.category);
     }
+  }
+
+  // Measurement sets beside the build, never read by training (scripts/injection-data/probe-foreign-task.ts).
+  for (const split of ['validation', 'test'] as const) {
+    const probe = foreignTaskProbe(collector.records, split).map((r) => serialiseRecord(r));
+    writeFileSync(path.join(OUT_DIR, `probe-foreign-task.${split}.jsonl`), `${probe.join('\n')}\n`);
+    console.error(`probe foreign-task ${split}: ${probe.length}`);
   }
 
   const manifest = {

@@ -2,6 +2,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { addTypo, applyTransform, toTagCharacters } from '../../scripts/injection-data/obfuscate.ts';
+import { foreignTaskProbe } from '../../scripts/injection-data/probe-foreign-task.ts';
 import { type DataRecord, recordProblems, serialiseRecord } from '../../scripts/injection-data/record.ts';
 import { Rng } from '../../scripts/injection-data/rng.ts';
 import type { SourceRecord } from '../../scripts/injection-data/source.ts';
@@ -157,5 +158,52 @@ describe('injection data generators (no mirrors)', () => {
   it('write attacks in the seven languages', () => {
     const langs = new Set((syntheticDirect.load(noCarriers) as DataRecord[]).map((r) => r.lang));
     for (const lang of ['en', 'de', 'fr', 'es', 'pt', 'zh', 'ja']) assert.ok(langs.has(lang), lang);
+  });
+});
+
+describe('foreign-task probe (a measurement set beside the build)', () => {
+  const doc = (i: number, split: 'validation' | 'test') => ({
+    text: `Line one of page ${i} tells the story of the harbour.\nLine two adds that the pier closed for repairs after the storms.\nLine three says boats now moor at the south quay, an hour further from town, and that the work ends in May.`,
+    label: 0 as const,
+    source: 'web_pages',
+    lang: 'en',
+    kind: 'content' as const,
+    group: `page-${i}`,
+    split,
+  });
+  const task = (text: string, split: 'validation' | 'test') => ({
+    text,
+    label: 0 as const,
+    source: 'self_instruct',
+    lang: 'en',
+    kind: 'prompt' as const,
+    group: text,
+    split,
+  });
+  const records = [
+    doc(1, 'validation'),
+    doc(2, 'test'),
+    task('Plan a week-long vacation in Japan for two.', 'validation'),
+    task('What is the tallest mountain in South America?', 'test'),
+    task('Too short.', 'test'),
+  ];
+
+  it('plants one split-own task at the start, in the middle and at the end of a split-own document', () => {
+    const probe = foreignTaskProbe(records, 'test');
+    assert.deepEqual(probe, foreignTaskProbe(records, 'test'), 'deterministic');
+    assert.equal(probe.length, 900);
+    for (const r of probe) {
+      assert.deepEqual(recordProblems(r), []);
+      assert.equal(r.label, 1);
+      assert.ok(r.text.includes('page 2'), 'carrier of the same split');
+      assert.ok(
+        r.text.split('\n').includes('What is the tallest mountain in South America?'),
+        'task of the same split',
+      );
+    }
+    const [start, middle, end] = ['start', 'middle', 'end'].map((p) => probe.find((r) => r.source.endsWith(p))!);
+    assert.match(start!.text, /^What is the tallest/);
+    assert.match(end!.text, /South America\?$/);
+    assert.match(middle!.text, /^Line one[^]*\nWhat is the tallest[^]*\nLine three/);
   });
 });
