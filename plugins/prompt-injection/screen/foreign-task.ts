@@ -9,12 +9,14 @@ import {
   ANSWER_MANNER,
   ANSWER_VERBS,
   CONJUNCTIONS,
+  DEMONSTRATIVES,
   DOC_FIRST,
   DOC_REFERENCE,
   DOC_WORD,
   EDIT_VERBS,
   flagTable,
   LONG_WORD,
+  OBJECT_PRONOUNS,
   OUTPUT_MODIFIERS,
   OUTPUT_WORD,
   QUESTION_LABEL,
@@ -23,6 +25,7 @@ import {
   READER_WORDS,
   STOPWORDS,
   TASK_VERBS,
+  TIME_NOUNS,
   type WordSet,
   word,
   wordFlags,
@@ -37,15 +40,32 @@ function startsWithIn(tokens: Tokens, from: number, to: number, set: WordSet): b
   return from + 1 < to && set.firstWords.has(a) && set.words.has(`${a}_${word(tokens, from + 1)}`);
 }
 
-/** Whether tokens [from, to) hold a DOC_REFERENCE word or two-word phrase. */
+/**
+ * Whether tokens [from, to) hold a DOC_REFERENCE word or two-word phrase that points outside the line. Not counted:
+ * an object or possessive pronoun after a word it can refer to ("How can people reduce their footprint?", unless
+ * the line asks who or which), a demonstrative before a time noun ("this year"), and "US" written as a name.
+ */
 function mentionsDocument(tokens: Tokens, table: Uint16Array | undefined, from: number, to: number): boolean {
+  // "Who has fewer cells in their body?": the pronoun refers to the person asked for, someone in the document.
+  const asksForSomeone = ASKS_FOR_SOMEONE.has(word(tokens, from));
+  let antecedent = false;
   for (let k = from; k < to; k++) {
     const f = wordFlags(tokens, table, k);
-    if (f & DOC_WORD) return true;
+    if (f & DOC_WORD && !inLineReference(tokens, k, from, to, antecedent)) return true;
     if (f & DOC_FIRST && k + 1 < to && DOC_REFERENCE.words.has(`${word(tokens, k)}_${word(tokens, k + 1)}`))
       return true;
+    if (!antecedent && !asksForSomeone && isContent(word(tokens, k))) antecedent = true;
   }
   return false;
+}
+
+const ASKS_FOR_SOMEONE = new Set(['who', 'whom', 'whose', 'which']);
+
+function inLineReference(tokens: Tokens, k: number, from: number, to: number, antecedent: boolean): boolean {
+  const w = word(tokens, k);
+  if (antecedent && OBJECT_PRONOUNS.has(w)) return true;
+  if (k + 1 < to && TIME_NOUNS.has(word(tokens, k + 1)) && DEMONSTRATIVES.has(w)) return true;
+  return w === 'us' && k > from && tokens.cap[k] === 1 && tokens.text.charCodeAt(tokens.start[k]! + 1) === 0x53;
 }
 
 function stem(w: string): string {
@@ -73,17 +93,22 @@ export function stemCounts(tokens: Tokens, meter?: Meter): Map<string, number> {
   return counts;
 }
 
-/** Title Case lines are headings, menu items and buttons, not sentences someone wrote to the reader. */
+/**
+ * Title Case lines are headings, menu items and buttons, not sentences someone wrote to the reader. Two lowercase
+ * words of four letters or more make it a sentence with names in it ("Why did Hitler attack Poland in 1939?").
+ */
 function isHeading(tokens: Tokens, table: Uint16Array | undefined, a: number, b: number): boolean {
   let capital = 0;
   let long = 0;
+  let lowercase = 0;
   for (let k = a + 1; k < b; k++) {
     if (wordFlags(tokens, table, k) & LONG_WORD) {
       long++;
       if (tokens.cap[k] === 1) capital++;
+      else if (tokens.end[k]! - tokens.start[k]! >= 4) lowercase++;
     }
   }
-  return long >= 1 && capital / long > 0.5;
+  return long >= 1 && capital / long > 0.5 && lowercase < 2;
 }
 
 /** "your answer", "the reply", and with one modifier between them, "your entire answer". */

@@ -24,6 +24,9 @@ interface StructureDef {
   answerVerbs: string[];
   answerManner: string[];
   questionLabels: string[];
+  objectPronouns: string[];
+  demonstratives: string[];
+  timeNouns: string[];
   stopwords: string[];
 }
 
