@@ -323,10 +323,7 @@ describe('categories', () => {
     ];
     for (const line of foreign) assert.ok(categoriesOf(screenText(`${story}${line}`)).has('task_injection'), line);
     // Still about the document: a pronoun with nothing before it to refer to, or asked of the person sought.
-    const about = [
-      'Why do they argue every single spring?',
-      'Who gets more oxygen in their lungs per breath?',
-    ];
+    const about = ['Why do they argue every single spring?', 'Who gets more oxygen in their lungs per breath?'];
     for (const line of about) assert.equal(screenText(`${story}${line}`).severity, 'none', line);
     // A heading in Title Case is still a heading.
     assert.equal(screenText(`${story}What Is The Tallest Mountain In South America?`).severity, 'none');
