@@ -32,6 +32,8 @@ const VOID_ELEMENTS = new Set([
 const SKIPPED_RAW = new Set(['script', 'style']);
 const RAW_TEXT = new Set(['script', 'style', 'textarea', 'title', 'xmp', 'noembed', 'noframes']);
 
+const HEADINGS = ['h1', 'h2', 'h3', 'h4', 'h5', 'h6'];
+
 const BLOCK = new Set([
   'address',
   'article',
@@ -49,12 +51,7 @@ const BLOCK = new Set([
   'figure',
   'footer',
   'form',
-  'h1',
-  'h2',
-  'h3',
-  'h4',
-  'h5',
-  'h6',
+  ...HEADINGS,
   'header',
   'hr',
   'li',
@@ -87,12 +84,7 @@ const CHROME = new Set([
   'caption',
   'dt',
   'figcaption',
-  'h1',
-  'h2',
-  'h3',
-  'h4',
-  'h5',
-  'h6',
+  ...HEADINGS,
   'label',
   'legend',
   'nav',
