@@ -1,12 +1,13 @@
 // `npm run data:injection`: reads the pinned public sources from the fetch mirrors, adds the seeded synthetic sets,
 // de-duplicates, splits by group and writes data/injection/build/{train,validation,test}.jsonl plus the manifest
-// data/injection/sources.json. Same mirrors -> byte-identical output.
+// data/injection/sources.json, and beside them the measurement-only probe-foreign-task.{validation,test}.jsonl.
+// Same mirrors -> byte-identical output.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { MirrorMissingError } from './mirror.ts';
 import { foreignTaskProbe } from './probe-foreign-task.ts';
-import { type DataRecord, recordProblems, type Split, serialiseRecord } from './record.ts';
+import { type DataRecord, type PlacedRecord as Placed, recordProblems, type Split, serialiseRecord } from './record.ts';
 import { hash32 } from './rng.ts';
 import type { BuildContext, Source, SourceRecord } from './source.ts';
 import { SOURCES } from './sources/index.ts';
@@ -17,8 +18,6 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '.
 const OUT_DIR = path.join(ROOT, 'data', 'injection', 'build');
 const MANIFEST = path.join(ROOT, 'data', 'injection', 'sources.json');
 const SPLITS: Split[] = ['train', 'validation', 'test'];
-
-type Placed = DataRecord & { split: Split };
 
 /** Gives every record its split and drops duplicates (first source wins; a text seen with both labels is dropped). */
 export class Collector {

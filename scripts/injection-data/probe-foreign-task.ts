@@ -4,7 +4,7 @@
 // "ignore" or names the reader: only the line's place in the document tells it apart, which is what the screen's
 // structural foreign-task test has to see. Written beside the build as probe-foreign-task.<split>.jsonl, for
 // `preflight replay`; the scorer is never trained on it and thresholds are never chosen on it.
-import type { DataRecord, Split } from './record.ts';
+import type { DataRecord, PlacedRecord as Placed, Split } from './record.ts';
 import { Rng } from './rng.ts';
 
 /** Documents an agent reads (plain text, English): the carriers. */
@@ -22,11 +22,9 @@ const CARRIER_SOURCES = new Set([
 /** Ordinary prompts to an assistant, one line each: the planted tasks. */
 const TASK_SOURCES = new Set(['self_instruct', 'fuzzyai_benign_prompts', 'xstest_safe_prompts']);
 
-export const PROBE_POSITIONS = ['start', 'middle', 'end'] as const;
+const PROBE_POSITIONS = ['start', 'middle', 'end'] as const;
 const PER_POSITION = 300;
 const MAX_CARRIER = 1500;
-
-type Placed = DataRecord & { split: Split };
 
 function words(text: string): number {
   return text.split(/\s+/).filter(Boolean).length;
@@ -35,7 +33,8 @@ function words(text: string): number {
 /** A one-line prompt of 5 to 30 words that ends as a sentence or a question. */
 function isTaskLine(r: Placed): boolean {
   const t = r.text.trim();
-  return !t.includes('\n') && words(t) >= 5 && words(t) <= 30 && /[.?]$/.test(t);
+  const n = words(t);
+  return !t.includes('\n') && n >= 5 && n <= 30 && /[.?]$/.test(t);
 }
 
 /** The carrier's first lines up to MAX_CARRIER characters; at least three lines and 40 words of prose. */

@@ -26,6 +26,9 @@ export interface DataRecord {
   group: string;
 }
 
+/** A record with the split the build gave it. */
+export type PlacedRecord = DataRecord & { split: Split };
+
 /** Returns the reasons a value is not a valid record (empty when valid). */
 export function recordProblems(value: unknown): string[] {
   const problems: string[] = [];

@@ -1,5 +1,5 @@
 // What a data source declares (for the manifest) and how it yields records.
-import type { DataRecord, Split } from './record.ts';
+import type { DataRecord, PlacedRecord, Split } from './record.ts';
 import type { SplitPolicy } from './split.ts';
 
 export interface SourceInfo {
@@ -20,7 +20,7 @@ export type SourceRecord = DataRecord & { split?: Split };
 
 export interface BuildContext {
   /** Benign records already assigned to a split, usable as carriers for indirect injections. */
-  carriers(split: Split, kinds?: DataRecord['kind'][]): readonly (DataRecord & { split: Split })[];
+  carriers(split: Split, kinds?: DataRecord['kind'][]): readonly PlacedRecord[];
 }
 
 export interface Source {

@@ -5,7 +5,7 @@ import { ATTACKS } from './phrases-attack.ts';
 import { BENIGN_LOOKALIKES } from './phrases-benign.ts';
 import { COMPOSE } from './phrases-compose.ts';
 import { PROMPT_FRAMES } from './phrases-prompts.ts';
-import type { Category, DataRecord, Split } from './record.ts';
+import type { Category, DataRecord, PlacedRecord, Split } from './record.ts';
 import { Rng } from './rng.ts';
 import type { BuildContext, Source, SourceRecord } from './source.ts';
 import { assignByRank, DEFAULT_POLICY } from './split.ts';
@@ -141,14 +141,14 @@ const FORMAT_NAMES = Object.keys(TOOL_FORMATS).sort();
 const proseCache = new WeakMap<object, readonly DataRecord[]>();
 
 /** Prose carriers (no code) of a split; cached per pool so the generator stays linear. */
-function prosePool(ctx: BuildContext, split: Split): readonly (DataRecord & { split: Split })[] {
+function prosePool(ctx: BuildContext, split: Split): readonly PlacedRecord[] {
   const pool = ctx.carriers(split, ['content', 'prompt']);
   let prose = proseCache.get(pool);
   if (!prose) {
     prose = pool.filter((c) => c.source !== 'code_files');
     proseCache.set(pool, prose);
   }
-  return prose as readonly (DataRecord & { split: Split })[];
+  return prose as readonly PlacedRecord[];
 }
 
 /**

@@ -8,7 +8,7 @@ import { addTypo, applyTransform, NEEDS_LEAD_IN, TRANSFORMS, toTagCharacters } f
 import { ATTACKS, type AttackPhrases, MODELS, PERSONA_NAMES, SENDERS, TOOLS } from './phrases-attack.ts';
 import { ATTACKS_MORE } from './phrases-attack-more.ts';
 import { BENIGN_HIDDEN_HTML, BENIGN_LOOKALIKES } from './phrases-benign.ts';
-import type { Category, DataRecord, Split } from './record.ts';
+import type { PlacedRecord as Carrier, Category, Split } from './record.ts';
 import { Rng } from './rng.ts';
 import type { BuildContext, Source, SourceRecord } from './source.ts';
 import { assignByRank, DEFAULT_POLICY } from './split.ts';
@@ -202,8 +202,6 @@ export const syntheticObfuscated: Source = {
     return out;
   },
 };
-
-type Carrier = DataRecord & { split: Split };
 
 // Same-language carrier pools, computed once per context (filtering per record made the build quadratic).
 const sameLangCache = new WeakMap<readonly Carrier[], Map<string, readonly Carrier[]>>();

@@ -248,7 +248,8 @@ export function foreignTaskLines(
   if (!seg.hidden && opensAsPrompt(seg.text)) return [];
   const table = flagTable(tokens);
   const candidates: { from: number; to: number; kind: string; listItem: boolean }[] = [];
-  // Tokens of the document's own prose lines, and the number of list items among all its lines.
+  // Tokens of the document's own prose lines, the number of list items among all its lines, and the tokens of its
+  // last line that is neither a candidate nor a header or greeting (a signature when short).
   let docTokens = 0;
   let listItems = 0;
   let lastLine = 0;
@@ -278,7 +279,7 @@ export function foreignTaskLines(
       lastLine = b - a;
     } else lastLine = 0;
   }
-  // A signature: the name under a letter.
+  // A signature: the name under a letter (a task planted below it does not make it prose).
   if (lastLine <= 3) docTokens -= lastLine;
   if (candidates.length === 0) return [];
   if (!seg.hidden && docTokens < 12) return [];
