@@ -186,11 +186,11 @@ function lineKey(text: string): string {
 }
 const WORD_RUN = /[\p{L}\p{N}]+/gu;
 
-/** Whether the line [from, to) is one of the page's links, headings or buttons. Read only for a candidate line. */
-function isChromeLine(chromeLines: string[], text: string, tokens: Tokens, from: number, to: number): boolean {
-  const key = lineKey(text.slice(tokens.start[from]!, tokens.end[to - 1]!));
-  for (const raw of chromeLines) for (const part of raw.split('\n')) if (lineKey(part) === key) return true;
-  return false;
+/** The keys of a page's links, headings and buttons lines. Built only once a candidate line needs them. */
+function chromeKeys(chromeLines: readonly string[]): Set<string> {
+  const keys = new Set<string>();
+  for (const raw of chromeLines) for (const part of raw.split('\n')) keys.add(lineKey(part));
+  return keys;
 }
 
 function classifyLine(tokens: Tokens, table: Uint16Array | undefined, a: number, b: number): string {
@@ -285,10 +285,14 @@ export function foreignTaskLines(
   if (!seg.hidden && docTokens < 12) return [];
   const counts = seg.hidden ? visibleCounts() : stemCounts(tokens, meter);
   const out: { text: string; tok: number; start: number; end: number }[] = [];
+  let chrome: Set<string> | undefined;
   for (const c of candidates) {
     // One item of a list of several is one of the list's own duties or steps, not a line slipped in on its own.
     if (c.listItem && listItems >= 3) continue;
-    if (!seg.hidden && seg.chromeLines && isChromeLine(seg.chromeLines, seg.text, tokens, c.from, c.to)) continue;
+    if (!seg.hidden && seg.chromeLines) {
+      chrome ??= chromeKeys(seg.chromeLines);
+      if (chrome.has(lineKey(seg.text.slice(tokens.start[c.from]!, tokens.end[c.to - 1]!)))) continue;
+    }
     {
       const own = new Map<string, number>();
       for (let k = c.from; k < c.to; k++) {
