@@ -80,7 +80,14 @@ console.log(
 
 // Corroboration is chosen for the screen as shipped: the pattern layer with the shipped weights, this model and
 // these thresholds. A record the screen already flags cannot gain from it.
-const learned = { model: decodeModel(result.model), thresholds: { approval_required: approval, block } };
+// Set by hand (rules/injection.json explains it): carried over to the new file, and screened with here.
+const previous = JSON.parse(readFileSync(path.join(ROOT_DIR, 'rules', 'injection.json'), 'utf8'));
+const hiddenText = previous.hidden_text as { model_p: number } | undefined;
+const learned = {
+  model: decodeModel(result.model),
+  thresholds: { approval_required: approval, block },
+  ...(hiddenText ? { hidden_text: hiddenText } : {}),
+};
 const screened: CorroborationRecord[] = validationSet.records.map((r) => {
   const explain: NonNullable<ScreenOptions['explain']> = {};
   const flagged = screenText(r.text, { learned, rules: SHIPPED_PATTERN_RULES, explain }).severity !== 'none';
@@ -109,6 +116,7 @@ if (!dryRun) {
     ...(corroboration
       ? { corroboration: { model_p: corroboration.model_p, pattern_score: corroboration.pattern_score } }
       : {}),
+    ...(hiddenText ? { hidden_text: hiddenText } : {}),
   };
   writeFileSync(path.join(ROOT_DIR, 'rules', 'injection.json'), `${JSON.stringify(rules, null, 2)}\n`);
   console.log('\nwrote plugins/prompt-injection/model.bin and rules/injection.json');

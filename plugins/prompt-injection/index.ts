@@ -36,6 +36,7 @@ const detector = defineDetector({
       model,
       thresholds: deps.rules.thresholds,
       ...(deps.rules.corroboration ? { corroboration: deps.rules.corroboration } : {}),
+      ...(deps.rules.hidden_text ? { hidden_text: deps.rules.hidden_text } : {}),
     };
     const rules: PatternRules = { severities: deps.rules.severities, weights: deps.rules.weights };
     checkScreenRules(rules);

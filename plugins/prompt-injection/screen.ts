@@ -5,7 +5,13 @@ import { normalize } from './normalize.ts';
 import { type PatternRules, SHIPPED_PATTERN_RULES } from './pattern-rules.ts';
 import { bestScores, scoreCategories } from './screen/category-scores.ts';
 import { addPatternFindings, Findings } from './screen/findings.ts';
-import { addLearnedFindings, type LearnedScreen, type ModelWindow } from './screen/learned-layer.ts';
+import {
+  addLearnedFindings,
+  gateHiddenBoost,
+  type LearnedScreen,
+  type ModelWindow,
+  scoreWindows,
+} from './screen/learned-layer.ts';
 import { categories } from './screen/pattern-file.ts';
 import { collectHits } from './screen/phrase-hits.ts';
 import { SEVERITY_RANK as rank, type ScreenResult, shortMarker } from './screen/result.ts';
@@ -37,14 +43,19 @@ export function screenText(text: string, options: ScreenOptions = {}): ScreenRes
   const severityOf = (category: string) => rules.severities[category]!;
   const norm = normalize(text, meter);
   const segs = norm.segments;
-  const evidence = collectHits(segs, rules, options.learned !== undefined, meter);
+  const learned = options.learned;
+  const collected = collectHits(segs, rules, learned !== undefined, meter);
+  const windows = learned ? scoreWindows(learned.model, segs, collected, meter) : [];
+  const evidence = learned?.hidden_text
+    ? gateHiddenBoost(collected, segs, windows, learned.hidden_text.model_p)
+    : collected;
   const { hits, multiplier } = evidence;
   const { fired, segmentScores } = scoreCategories(evidence, meter);
 
   const findings = new Findings();
   addPatternFindings(findings, segs, hits, fired, severityOf);
-  const modelWindows: ModelWindow[] = options.learned
-    ? addLearnedFindings(options.learned, findings, segs, evidence, fired, segmentScores, severityOf, meter)
+  const modelWindows: ModelWindow[] = learned
+    ? addLearnedFindings(learned, windows, findings, segs, evidence, fired, segmentScores, severityOf)
     : [];
   const hiddenCat = categories.hidden_text!;
   if (norm.interleavedZeroWidth >= 8 && findings.list.length > 0) {

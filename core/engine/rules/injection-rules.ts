@@ -9,6 +9,8 @@ import type { InjectionToken } from 'tsyringe';
  * `npm run train:injection` for the weights named by `model_sha256` (the screen refuses thresholds made for another
  * model). `corroboration` (optional, chosen by the same run): a window the model scores from `model_p` up to
  * `approval_required` asks for approval when pattern evidence of at least `pattern_score` stands in the same segment.
+ * `hidden_text` (optional, set by hand): weak phrases in hidden text count double only where the model scores the
+ * hidden segment at least `model_p`.
  * rules/injection-patterns.json: the severity of each screen category and the evidence weight of each phrase
  * pattern (by pattern id; the phrases themselves stay in the plugin's patterns.json). A `rules/local/` copy of either
  * file replaces the shipped one whole. Both are part of the ruleset hash (the ruleset carries this object).
@@ -18,6 +20,8 @@ export interface InjectionRules {
   thresholds: { approval_required: number; block: number };
   /** Two weaker signals that agree: model probability and pattern score (rules/injection.json `corroboration`). */
   corroboration?: { model_p: number; pattern_score: number };
+  /** The model's agreement that lets hidden text count its weak phrases double (rules/injection.json `hidden_text`). */
+  hidden_text?: { model_p: number };
   /** Category → severity of its findings (`high` blocks, `low` asks for approval). */
   severities: Record<string, 'high' | 'low'>;
   /** Pattern id → evidence weight; a pattern not listed weighs 1. */
@@ -55,6 +59,12 @@ export const injectionRulesSchema = {
         // A pattern score of 1 fires a finding on its own: corroboration is for evidence below that.
         pattern_score: { type: 'number', exclusiveMinimum: 0, exclusiveMaximum: 1 },
       },
+    },
+    hidden_text: {
+      type: 'object',
+      required: ['model_p'],
+      additionalProperties: false,
+      properties: { model_p: PROBABILITY },
     },
   },
 } as const;
@@ -133,7 +143,10 @@ export function loadInjectionRules(dir: string, problems: InjectionRulesProblem[
     }
   }
   if (!ok) return undefined;
-  const rules = thresholdsFile.data as Pick<InjectionRules, 'model_sha256' | 'thresholds' | 'corroboration'>;
+  const rules = thresholdsFile.data as Pick<
+    InjectionRules,
+    'model_sha256' | 'thresholds' | 'corroboration' | 'hidden_text'
+  >;
   if (rules.thresholds.approval_required > rules.thresholds.block) {
     problems.push({
       file: thresholdsFile.file,
@@ -155,6 +168,7 @@ export function loadInjectionRules(dir: string, problems: InjectionRulesProblem[
     model_sha256: rules.model_sha256,
     thresholds: { ...rules.thresholds },
     ...(rules.corroboration ? { corroboration: { ...rules.corroboration } } : {}),
+    ...(rules.hidden_text ? { hidden_text: { ...rules.hidden_text } } : {}),
     severities: { ...patterns.severities },
     weights: { ...patterns.weights },
   };

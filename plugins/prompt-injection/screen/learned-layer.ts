@@ -17,6 +17,8 @@ export interface LearnedScreen {
   model: ScorerModel;
   thresholds: { approval_required: number; block: number };
   corroboration?: { model_p: number; pattern_score: number };
+  /** Hidden text counts its weak phrases double only where the model scores it at least `model_p`. */
+  hidden_text?: { model_p: number };
 }
 
 /** Categories whose evidence cannot corroborate the model: being addressed is not itself an instruction. */
@@ -61,40 +63,64 @@ function flagOfCategory(category: string): string {
 
 export type ModelWindow = { segment: number; p: number; marker: string };
 
-/** Adds the model's findings; returns the best window of each segment (for `explain`). */
-export function addLearnedFindings(
-  learned: LearnedScreen,
-  findings: Findings,
+/** The best window of one segment under the model, with its probability. */
+export interface SegmentWindow {
+  segment: number;
+  p: number;
+  start: number;
+  end: number;
+}
+
+/**
+ * The model's best window of each segment, read with the negated phrases blanked (same length, so offsets hold):
+ * advice against an override ("never ignore the safety instructions") is not evidence for it either.
+ */
+export function scoreWindows(
+  model: ScorerModel,
   segs: readonly Segment[],
   evidence: PhraseEvidence,
-  fired: ReadonlySet<string>,
-  segmentScores: ReadonlyMap<number, Record<string, number>>,
-  severityOf: SeverityOf,
   meter?: Meter,
-): ModelWindow[] {
-  const { hits, negatedSpans } = evidence;
-  const add = (f: Parameters<Findings['add']>[0]) => findings.add(f);
-  const modelWindows: ModelWindow[] = [];
-  const { model, thresholds } = learned;
+): (SegmentWindow | undefined)[] {
   const negatedBySegment = new Map<number, { start: number; end: number }[]>();
-  for (const n of negatedSpans) {
+  for (const n of evidence.negatedSpans) {
     const list = negatedBySegment.get(n.segment) ?? [];
     list.push(n);
     negatedBySegment.set(n.segment, list);
   }
-  segs.forEach((seg, si) => {
+  return segs.map((seg, si) => {
     let text = seg.text;
     const negatedHere = negatedBySegment.get(si);
     if (negatedHere) {
-      // The negated phrases are blanked (same length, so offsets hold) before the model reads the segment.
       const chars = text.split('');
       for (const n of negatedHere) for (let k = n.start; k < n.end; k++) chars[k] = ' ';
       text = chars.join('');
       if (meter) meter.steps += text.length;
     }
     const best = scoreSegment(model, text, meter).best;
-    if (!best) return;
-    const p = sigmoid(best.z);
+    return best ? { segment: si, p: sigmoid(best.z), start: best.start, end: best.end } : undefined;
+  });
+}
+
+/** Adds the model's findings for the segments' best windows; returns them with their markers (for `explain`). */
+export function addLearnedFindings(
+  learned: LearnedScreen,
+  windows: readonly (SegmentWindow | undefined)[],
+  findings: Findings,
+  segs: readonly Segment[],
+  evidence: PhraseEvidence,
+  fired: ReadonlySet<string>,
+  segmentScores: ReadonlyMap<number, Record<string, number>>,
+  severityOf: SeverityOf,
+): ModelWindow[] {
+  const { hits } = evidence;
+  const add = (f: Parameters<Findings['add']>[0]) => findings.add(f);
+  const modelWindows: ModelWindow[] = [];
+  const { model, thresholds } = learned;
+  for (const best of windows) {
+    if (!best) continue;
+    const si = best.segment;
+    const seg = segs[si]!;
+    const p = best.p;
     const marker = seg.text.slice(best.start, best.end).replace(/\s+/g, ' ').trim();
     modelWindows.push({ segment: si, p, marker });
     let category: string;
@@ -102,12 +128,12 @@ export function addLearnedFindings(
     if (p >= thresholds.approval_required) {
       severity = p >= thresholds.block ? 'high' : 'low';
       const named = nameWindow(si, best, severity);
-      if (!named) return;
+      if (!named) continue;
       category = named;
     } else {
       const pair = learned.corroboration;
       const support = pair && corroboratingEvidence(segmentScores.get(si));
-      if (!pair || !support || !corroborates(pair, p, support.score)) return;
+      if (!pair || !support || !corroborates(pair, p, support.score)) continue;
       category = support.category;
       severity = 'low';
     }
@@ -127,7 +153,7 @@ export function addLearnedFindings(
         hidden: true,
       });
     }
-  });
+  }
   return modelWindows;
 
   /** The category of a window over threshold, or undefined when a pattern finding inside it already explains it. */
@@ -146,4 +172,22 @@ export function addLearnedFindings(
     if (patternCategory && rank[patternSeverity] >= rank[severity]) return undefined;
     return patternCategory ?? categoryOf(model, text, best)?.category ?? 'instruction_override';
   }
+}
+
+/**
+ * Hidden text counts its weak phrases double only where the model reads an instruction too (its best window at the
+ * rules' `hidden_text.model_p` or more): the commented-out `<link … plugin … href="https://…">` tags, meta
+ * descriptions ("What's the secret to …") and closed dialogs ("Do not ask me again") of real pages hold half-weight
+ * phrases in text the model scores near zero. Full-weight phrases fire in hidden text either way.
+ */
+export function gateHiddenBoost(
+  evidence: PhraseEvidence,
+  segs: readonly Segment[],
+  windows: readonly (SegmentWindow | undefined)[],
+  modelP: number,
+): PhraseEvidence {
+  const multiplier = evidence.multiplier.map((m, si) =>
+    segs[si]!.hidden && (windows[si]?.p ?? 0) < modelP ? m / 2 : m,
+  );
+  return { ...evidence, multiplier };
 }
