@@ -52,6 +52,7 @@ function mentionsDocument(tokens: Tokens, table: Uint16Array | undefined, from: 
   for (let k = from; k < to; k++) {
     const f = wordFlags(tokens, table, k);
     if (f & DOC_WORD && !inLineReference(tokens, k, from, to, antecedent)) return true;
+    if (pointsBack(tokens, k, from, to)) return true;
     if (f & DOC_FIRST && k + 1 < to && DOC_REFERENCE.words.has(`${word(tokens, k)}_${word(tokens, k + 1)}`))
       return true;
     if (!antecedent && !asksForSomeone && isContent(word(tokens, k))) antecedent = true;
@@ -60,6 +61,17 @@ function mentionsDocument(tokens: Tokens, table: Uint16Array | undefined, from: 
 }
 
 const ASKS_FOR_SOMEONE = new Set(['who', 'whom', 'whose', 'which']);
+
+/**
+ * "How would you rephrase that in a few words?", "Can you write an abstract for it?": "that" or "it" closing a
+ * clause (at the line's end or before a preposition) is a pronoun for something outside the line.
+ */
+function pointsBack(tokens: Tokens, k: number, from: number, to: number): boolean {
+  const w = word(tokens, k);
+  if ((w !== 'that' && w !== 'it') || k === from) return false;
+  return k === to - 1 || CLAUSE_CLOSERS.has(word(tokens, k + 1));
+}
+const CLAUSE_CLOSERS = new Set(['in', 'into', 'for', 'to', 'as', 'with', 'using', 'from', 'so', 'again', 'now']);
 
 function inLineReference(tokens: Tokens, k: number, from: number, to: number, antecedent: boolean): boolean {
   const w = word(tokens, k);
