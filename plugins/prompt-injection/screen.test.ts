@@ -340,6 +340,26 @@ describe('categories', () => {
     for (const line of about) assert.equal(screenText(`${story}${line}`).severity, 'none', line);
     // A heading in Title Case is still a heading.
     assert.equal(screenText(`${story}What Is The Tallest Mountain In South America?`).severity, 'none');
+    // So is a Markdown heading in any case, and a code comment names the next line of code.
+    for (const line of [
+      '### Write concise update logic with a helper library',
+      '// Pretend the request is hitting the network.',
+      '/* Convert the dictionary back to a list */',
+    ]) {
+      assert.equal(
+        screenText(`${story}${line}
+`).severity,
+        'none',
+        line,
+      );
+      assert.ok(
+        categoriesOf(
+          screenText(`${story}${line.replace(/^[#/* ]+|[ */]+$/g, '')}
+`),
+        ).has('task_injection'),
+        line,
+      );
+    }
   });
 
   it("'new directive' is an override label only when it opens a sentence", () => {

@@ -167,6 +167,19 @@ function isListItem(tokens: Tokens, a: number): boolean {
   return j < i - 1 && (j < 0 || text.charCodeAt(j) === 0x0a);
 }
 
+/**
+ * "### Write concise update logic", "// Pretend it's hitting the network.", "# Convert the dictionary back to a
+ * list": a Markdown heading or a code comment, whose imperatives name a section or the next line of code.
+ */
+function isHeadingOrComment(tokens: Tokens, a: number): boolean {
+  const text = tokens.text;
+  const first = tokens.start[a]!;
+  let i = first - 1;
+  while (i >= 0 && text.charCodeAt(i) !== 0x0a) i--;
+  return HEADING_OR_COMMENT.test(text.slice(i + 1, first));
+}
+const HEADING_OR_COMMENT = /^\s*(?:#{1,6}\s|\/\/|\/\*)/;
+
 /** A line that belongs to the document's own text: not a header field ("From: …", "Subject: …") and not a
  * greeting or sign-off ("Good morning,", "Many thanks,"). A short letter is its request: greetings are no context. */
 function isDocumentLine(tokens: Tokens, a: number, b: number): boolean {
@@ -212,7 +225,7 @@ function classifyLine(tokens: Tokens, table: Uint16Array | undefined, a: number,
     const end = questionWithAnswerOrder(tokens, a, b);
     return end < 0 || end - a < 5 ? '' : classifyLine(tokens, table, a, end);
   }
-  if (isHeading(tokens, table, a, b)) return '';
+  if (isHeading(tokens, table, a, b) || isHeadingOrComment(tokens, a)) return '';
   const first = skipFillers(tokens, a, b);
   const lastAfter = afterAt(tokens, b - 1);
   const outputDirective = namesTheOutput(tokens, table, a, b);
