@@ -346,19 +346,9 @@ describe('categories', () => {
       '// Pretend the request is hitting the network.',
       '/* Convert the dictionary back to a list */',
     ]) {
-      assert.equal(
-        screenText(`${story}${line}
-`).severity,
-        'none',
-        line,
-      );
-      assert.ok(
-        categoriesOf(
-          screenText(`${story}${line.replace(/^[#/* ]+|[ */]+$/g, '')}
-`),
-        ).has('task_injection'),
-        line,
-      );
+      assert.equal(screenText(`${story}${line}\n`).severity, 'none', line);
+      const bare = line.replace(/^[#/* ]+|[ */]+$/g, '');
+      assert.ok(categoriesOf(screenText(`${story}${bare}\n`)).has('task_injection'), line);
     }
   });
 

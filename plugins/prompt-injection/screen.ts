@@ -7,13 +7,13 @@ import { bestScores, scoreCategories } from './screen/category-scores.ts';
 import { addPatternFindings, Findings } from './screen/findings.ts';
 import {
   addLearnedFindings,
-  gateHiddenBoost,
+  hiddenDoubles,
   type LearnedScreen,
   type ModelWindow,
   scoreWindows,
 } from './screen/learned-layer.ts';
 import { categories } from './screen/pattern-file.ts';
-import { collectHits } from './screen/phrase-hits.ts';
+import { collectHits, segmentMultipliers } from './screen/phrase-hits.ts';
 import { SEVERITY_RANK as rank, type ScreenResult, shortMarker } from './screen/result.ts';
 
 export type { LearnedScreen } from './screen/learned-layer.ts';
@@ -44,13 +44,11 @@ export function screenText(text: string, options: ScreenOptions = {}): ScreenRes
   const norm = normalize(text, meter);
   const segs = norm.segments;
   const learned = options.learned;
-  const collected = collectHits(segs, rules, learned !== undefined, meter);
-  const windows = learned ? scoreWindows(learned.model, segs, collected, meter) : [];
-  const evidence = learned?.hidden_text
-    ? gateHiddenBoost(collected, segs, windows, learned.hidden_text.model_p)
-    : collected;
-  const { hits, multiplier } = evidence;
-  const { fired, segmentScores } = scoreCategories(evidence, meter);
+  const evidence = collectHits(segs, rules, learned !== undefined, meter);
+  const { hits } = evidence;
+  const windows = learned ? scoreWindows(learned.model, segs, evidence, meter) : [];
+  const multiplier = segmentMultipliers(segs, evidence.addressedSeg, hiddenDoubles(learned, windows));
+  const { fired, segmentScores } = scoreCategories(evidence, multiplier, meter);
 
   const findings = new Findings();
   addPatternFindings(findings, segs, hits, fired, severityOf);

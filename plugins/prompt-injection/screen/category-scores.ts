@@ -20,9 +20,10 @@ export const FIRING_SCORE = 0.999;
 
 export function scoreCategories(
   evidence: PhraseEvidence,
+  multiplier: readonly number[],
   meter?: Meter,
 ): { fired: Set<string>; segmentScores: Map<number, Record<string, number>> } {
-  const { hits, multiplier, addressedSeg, segTokens } = evidence;
+  const { hits, addressedSeg, segTokens } = evidence;
   // Category score: each pattern counts at its strongest occurrence, or for up to `repeat` distinct phrases. Weak
   // evidence must sit close together: scores are taken over windows of two consecutive blocks of WINDOW tokens, so
   // a long page cannot add up scattered common phrases into a finding.

@@ -171,7 +171,7 @@ function isListItem(tokens: Tokens, a: number): boolean {
  * "### Write concise update logic", "// Pretend it's hitting the network.", "# Convert the dictionary back to a
  * list": a Markdown heading or a code comment, whose imperatives name a section or the next line of code.
  */
-function isHeadingOrComment(tokens: Tokens, a: number): boolean {
+function opensAsHeadingOrComment(tokens: Tokens, a: number): boolean {
   const text = tokens.text;
   const first = tokens.start[a]!;
   let i = first - 1;
@@ -225,7 +225,7 @@ function classifyLine(tokens: Tokens, table: Uint16Array | undefined, a: number,
     const end = questionWithAnswerOrder(tokens, a, b);
     return end < 0 || end - a < 5 ? '' : classifyLine(tokens, table, a, end);
   }
-  if (isHeading(tokens, table, a, b) || isHeadingOrComment(tokens, a)) return '';
+  if (isHeading(tokens, table, a, b)) return '';
   const first = skipFillers(tokens, a, b);
   const lastAfter = afterAt(tokens, b - 1);
   const outputDirective = namesTheOutput(tokens, table, a, b);
@@ -289,7 +289,9 @@ export function foreignTaskLines(
     const b = k;
     from = k;
     if (meter) meter.steps++;
-    const kind = classifyLine(tokens, table, a, b);
+    let kind = classifyLine(tokens, table, a, b);
+    // Its leading markup is read only for a line that reads as a task.
+    if (kind && opensAsHeadingOrComment(tokens, a)) kind = '';
     const wasIntroduced = introduced;
     introduced = !kind && introducesQuestion(tokens, table, a, b);
     const listItem = isListItem(tokens, a);

@@ -175,19 +175,15 @@ export function addLearnedFindings(
 }
 
 /**
- * Hidden text counts its weak phrases double only where the model reads an instruction too (its best window at the
- * rules' `hidden_text.model_p` or more): the commented-out `<link … plugin … href="https://…">` tags, meta
+ * Where hidden text counts its weak phrases double: only where the model reads an instruction too (its best window
+ * at the rules' `hidden_text.model_p` or more). The commented-out `<link … plugin … href="https://…">` tags, meta
  * descriptions ("What's the secret to …") and closed dialogs ("Do not ask me again") of real pages hold half-weight
- * phrases in text the model scores near zero. Full-weight phrases fire in hidden text either way.
+ * phrases in text the model scores near zero. Without the rule, everywhere.
  */
-export function gateHiddenBoost(
-  evidence: PhraseEvidence,
-  segs: readonly Segment[],
+export function hiddenDoubles(
+  learned: LearnedScreen | undefined,
   windows: readonly (SegmentWindow | undefined)[],
-  modelP: number,
-): PhraseEvidence {
-  const multiplier = evidence.multiplier.map((m, si) =>
-    segs[si]!.hidden && (windows[si]?.p ?? 0) < modelP ? m / 2 : m,
-  );
-  return { ...evidence, multiplier };
+): (segment: number) => boolean {
+  const bar = learned?.hidden_text?.model_p;
+  return bar === undefined ? () => true : (si) => (windows[si]?.p ?? 0) >= bar;
 }

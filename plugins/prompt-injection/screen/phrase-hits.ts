@@ -32,8 +32,6 @@ export interface PhraseEvidence {
   hits: Hit[];
   /** Negated phrases and negated override verbs, blanked before the learned layer reads a segment. */
   negatedSpans: SegmentSpan[];
-  /** Per segment: 2 for each of hidden, addressed to an AI reader, written in look-alike letters. */
-  multiplier: number[];
   /** Per segment: an `agent_address` pattern matched in it. */
   addressedSeg: boolean[];
   /** Per segment: its token count. */
@@ -63,7 +61,6 @@ export function collectHits(
   const weights = weightsOf(rules);
   const hits: Hit[] = [];
   const negatedSpans: SegmentSpan[] = [];
-  const multiplier: number[] = [];
   const addressedSeg: boolean[] = [];
   const segTokens: number[] = [];
   // Word counts of the visible document, computed only if a hidden segment has a candidate line to compare.
@@ -121,10 +118,22 @@ export function collectHits(
         family: undefined,
       });
     }
-    // Hidden text, text addressed to an AI reader, and text dressed in look-alike characters make every weak
-    // signal in them count double (the address itself is not boosted by its own presence).
     addressedSeg[si] = addressed;
-    multiplier[si] = (seg.hidden ? 2 : 1) * (addressed ? 2 : 1) * (seg.obfuscated ? 2 : 1);
   });
-  return { hits, negatedSpans, multiplier, addressedSeg, segTokens };
+  return { hits, negatedSpans, addressedSeg, segTokens };
+}
+
+/**
+ * Each segment's evidence multiplier: hidden text, text addressed to an AI reader, and text dressed in look-alike
+ * characters make every weak signal in them count double (the address itself is not boosted by its own presence).
+ * `hiddenDoubles` says where hidden text still does: the learned layer asks for the model's agreement.
+ */
+export function segmentMultipliers(
+  segs: readonly Segment[],
+  addressedSeg: readonly boolean[],
+  hiddenDoubles: (segment: number) => boolean,
+): number[] {
+  return segs.map(
+    (seg, si) => (seg.hidden && hiddenDoubles(si) ? 2 : 1) * (addressedSeg[si] ? 2 : 1) * (seg.obfuscated ? 2 : 1),
+  );
 }
