@@ -1,5 +1,5 @@
 // A linear HTML scanner (not a parser): the visible text of a page and, apart from it, the text a reader would not
-// see (CSS-hidden, off-screen, zero-size, comments, templates). No character is read twice. The tag reader
+// see (CSS-hidden, off-screen, zero-size, comments, templates, whatever follows a script or style that never ends). No character is read twice. The tag reader
 // (html-tag.ts), the style reader (html-css.ts), the visibility frames (html-frames.ts) and attribute prose
 // (html-attribute-text.ts) are its parts; this module is the pass over the document.
 // It does not read through core's tokenizeHtml (the plugin API's bounded tokenizer) yet: its tag reader takes any
@@ -150,8 +150,18 @@ export function extractHtml(html: string, meter?: Meter): HtmlText {
     if (hiddenBuf.trim().length > 0) hidden.push({ text: hiddenBuf, via: hiddenVia });
     hiddenBuf = '';
   };
+  // Set once a script or style never ends: a browser shows nothing after it, a model reading the markup reads on.
+  let afterUnclosed: string | undefined;
   const emit = (text: string) => {
     if (text.length === 0) return;
+    if (afterUnclosed !== undefined) {
+      const prose = proseLines(text);
+      if (prose.length === 0) return;
+      if (hiddenVia !== afterUnclosed) flushHidden();
+      hiddenVia = afterUnclosed;
+      hiddenBuf += prose;
+      return;
+    }
     const top = stack[stack.length - 1]!;
     const why = hiddenReason(top);
     if (why === undefined) {
@@ -199,6 +209,9 @@ export function extractHtml(html: string, meter?: Meter): HtmlText {
   let i = 0;
   let textStart = 0;
   const n = html.length;
+  // Raw-text elements with no end tag after some point: a later search for the same end tag would find none either,
+  // and repeating it for every such start tag would read the rest of the input again each time.
+  const neverClosed = new Set<string>();
   while (i < n) {
     const lt = html.indexOf('<', i);
     if (lt < 0) break;
@@ -208,7 +221,8 @@ export function extractHtml(html: string, meter?: Meter): HtmlText {
       const end = html.indexOf('-->', lt + 4);
       const body = html.slice(lt + 4, end < 0 ? n : end);
       // Conditional comments are browser plumbing, not prose.
-      if (!body.startsWith('[if') && !body.startsWith('<![endif')) {
+      if (afterUnclosed !== undefined) emit(body);
+      else if (!body.startsWith('[if') && !body.startsWith('<![endif')) {
         flushHidden();
         hidden.push({ text: body, via: 'html comment' });
       }
@@ -247,7 +261,14 @@ export function extractHtml(html: string, meter?: Meter): HtmlText {
     }
     if (RAW_TEXT.has(tag.name) && !tag.selfClosing) {
       // Raw text runs to the matching end tag; scripts and styles are dropped, the rest is text.
-      const closeAt = findEndTag(html, tag.name, i);
+      const closeAt = neverClosed.has(tag.name) ? -1 : findEndTag(html, tag.name, i);
+      if (closeAt < 0) neverClosed.add(tag.name);
+      if (closeAt < 0 && SKIPPED_RAW.has(tag.name)) {
+        // Dropping the rest of the input would let one stray "<script>" (a page cut short, a Markdown doc naming
+        // the tag, text planted after a dangling <style>) hide everything after it from the screen.
+        afterUnclosed ??= `after an unclosed <${tag.name}>`;
+        continue;
+      }
       const body = html.slice(i, closeAt < 0 ? n : closeAt);
       if (!SKIPPED_RAW.has(tag.name)) {
         push(frameFor(tag, stack[stack.length - 1]!));
@@ -277,6 +298,16 @@ export function extractHtml(html: string, meter?: Meter): HtmlText {
   const chrome: string[] = [];
   for (let k = 0; k < chromeSpans.length; k += 2) chrome.push(visible.slice(chromeSpans[k], chromeSpans[k + 1]));
   return { visible, hidden, chrome };
+}
+
+/**
+ * The lines of a stretch after an unclosed script or style that are not CSS or script: a declaration, rule, block or
+ * statement has a brace, a semicolon or an assignment, which prose lines do without.
+ */
+function proseLines(text: string): string {
+  let out = '';
+  for (const line of text.split('\n')) if (!/[{};=]/.test(line)) out += `${line}\n`;
+  return out.trim().length > 0 ? out : '';
 }
 
 /** First `</name` at or after `from`, any letter case. One pass over the characters it passes. */
