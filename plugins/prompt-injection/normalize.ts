@@ -2,6 +2,7 @@ import type { Meter } from './matcher.ts';
 import { foldText, styledLetters } from './normalize/fold.ts';
 import { decodeTagRuns, decodeZeroWidthBinary, stripInvisible } from './normalize/hidden-characters.ts';
 import { extractHtml, looksLikeHtml } from './normalize/html-scanner.ts';
+import { decodeQuotedJson } from './normalize/json-strings.ts';
 import { decodeMorse } from './normalize/morse.ts';
 import { extractComments } from './normalize/plain-comments.ts';
 
@@ -51,13 +52,14 @@ export function normalize(input: string, meter?: Meter): Normalized {
   decodeZeroWidthBinary(input, hiddenMessages);
   const stripped = stripInvisible(input);
   const segments: Segment[] = [];
-  const html = looksLikeHtml(stripped.text);
+  const body = decodeQuotedJson(stripped.text);
+  const html = looksLikeHtml(body);
   if (html) {
-    const ex = extractHtml(stripped.text, meter);
+    const ex = extractHtml(body, meter);
     segments.push({ text: foldText(ex.visible), hidden: false, chromeLines: ex.chrome });
     for (const h of ex.hidden) segments.push({ text: foldText(h.text), hidden: true, via: h.via });
   } else {
-    const ex = extractComments(stripped.text);
+    const ex = extractComments(body);
     segments.push({ text: foldText(ex.visible), hidden: false, obfuscated: styledLetters(ex.visible) >= 3 });
     for (const c of ex.comments) segments.push({ text: foldText(c), hidden: true, via: 'html comment' });
   }
