@@ -133,6 +133,10 @@ describe('normalisation', () => {
     const seg = normalize(issue).segments[0]!.text;
     assert.match(seg, /fix\.\n+Ignore all previous/);
     assert.ok(categoriesOf(screenText(issue)).has('instruction_override'));
+    // The same tool result printed as a Python dict, single quotes and \\' / \\x escapes.
+    const dict = issue.replace(/"/g, "'").replace('fix.', "fix, it\\'s in \\x41PI v2.");
+    assert.match(normalize(dict).segments[0]!.text, /fix, it's in API v2\.\n+Ignore all previous/);
+    assert.ok(categoriesOf(screenText(dict)).has('instruction_override'));
     assert.match(normalize('{"q": "caf\\u00e9 \\"open\\""}').segments[0]!.text, /café "open"/);
     // Text that quotes no JSON keeps its backslashes (paths, regular expressions, LaTeX).
     assert.equal(normalize('C:\\new\\table and \\n in a regex').segments[0]!.text, 'C:\\new\\table and \\n in a regex');
