@@ -1,7 +1,9 @@
 // A linear HTML scanner (not a parser): the visible text of a page and, apart from it, the text a reader would not
-// see (CSS-hidden, off-screen, zero-size, comments, templates, whatever follows a script or style that never ends). No character is read twice. The tag reader
-// (html-tag.ts), the style reader (html-css.ts), the visibility frames (html-frames.ts) and attribute prose
-// (html-attribute-text.ts) are its parts; this module is the pass over the document.
+// see (CSS-hidden, off-screen, zero-size, comments, templates, whatever follows a script or style that never ends).
+// No character is read twice, except once more after a raw-text element whose end tag the search did not find (once
+// per element name: the search is not repeated). The tag reader (html-tag.ts), the style reader (html-css.ts), the
+// visibility frames (html-frames.ts) and attribute prose (html-attribute-text.ts) are its parts; this module is the
+// pass over the document.
 // It does not read through core's tokenizeHtml (the plugin API's bounded tokenizer) yet: its tag reader takes any
 // name up to a space (`<o:p>`), honours quotes only in attribute values, reads tags of any length and, when a quote
 // never closes, keeps the rest as text; the core tokenizer differs on each, so the screen's output would move.
