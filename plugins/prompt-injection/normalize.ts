@@ -47,19 +47,20 @@ export interface Normalized {
 
 export function normalize(input: string, meter?: Meter): Normalized {
   if (meter) meter.steps += input.length;
+  // JSON escapes first: an escaped zero-width or tag character ("ig\u200bnore") is one like any other.
+  const text = decodeQuotedJson(input);
   const hiddenMessages: HiddenMessage[] = [];
-  decodeTagRuns(input, hiddenMessages);
-  decodeZeroWidthBinary(input, hiddenMessages);
-  const stripped = stripInvisible(input);
+  decodeTagRuns(text, hiddenMessages);
+  decodeZeroWidthBinary(text, hiddenMessages);
+  const stripped = stripInvisible(text);
   const segments: Segment[] = [];
-  const body = decodeQuotedJson(stripped.text);
-  const html = looksLikeHtml(body);
+  const html = looksLikeHtml(stripped.text);
   if (html) {
-    const ex = extractHtml(body, meter);
+    const ex = extractHtml(stripped.text, meter);
     segments.push({ text: foldText(ex.visible), hidden: false, chromeLines: ex.chrome });
     for (const h of ex.hidden) segments.push({ text: foldText(h.text), hidden: true, via: h.via });
   } else {
-    const ex = extractComments(body);
+    const ex = extractComments(stripped.text);
     segments.push({ text: foldText(ex.visible), hidden: false, obfuscated: styledLetters(ex.visible) >= 3 });
     for (const c of ex.comments) segments.push({ text: foldText(c), hidden: true, via: 'html comment' });
   }

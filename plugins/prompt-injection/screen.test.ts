@@ -138,6 +138,9 @@ describe('normalisation', () => {
     assert.match(normalize(dict).segments[0]!.text, /fix, it's in API v2\.\n+Ignore all previous/);
     assert.ok(categoriesOf(screenText(dict)).has('instruction_override'));
     assert.match(normalize('{"q": "caf\\u00e9 \\"open\\""}').segments[0]!.text, /café "open"/);
+    // An escaped zero-width space is stripped like a literal one, so it cannot split a keyword either.
+    const split = issue.replace('Ignore all previous', 'Ig\\u200bnore all prev\\u200bious');
+    assert.ok(categoriesOf(screenText(split)).has('instruction_override'));
     // Text that quotes no JSON keeps its backslashes (paths, regular expressions, LaTeX).
     assert.equal(normalize('C:\\new\\table and \\n in a regex').segments[0]!.text, 'C:\\new\\table and \\n in a regex');
   });

@@ -154,18 +154,10 @@ export function extractHtml(html: string, meter?: Meter): HtmlText {
   };
   // Set once a script or style never ends: a browser shows nothing after it, a model reading the markup reads on.
   let afterUnclosed: string | undefined;
-  const emit = (text: string) => {
+  const emit = (raw: string) => {
+    const text = afterUnclosed === undefined ? raw : proseLines(raw);
     if (text.length === 0) return;
-    if (afterUnclosed !== undefined) {
-      const prose = proseLines(text);
-      if (prose.length === 0) return;
-      if (hiddenVia !== afterUnclosed) flushHidden();
-      hiddenVia = afterUnclosed;
-      hiddenBuf += prose;
-      return;
-    }
-    const top = stack[stack.length - 1]!;
-    const why = hiddenReason(top);
+    const why = afterUnclosed ?? hiddenReason(stack[stack.length - 1]!);
     if (why === undefined) {
       visible += text;
       const chars = text.trim().length;
