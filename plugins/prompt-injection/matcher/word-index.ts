@@ -3,6 +3,7 @@
 import { internCount, internEpoch } from '../intern.ts';
 import type { Slot } from './slots.ts';
 import type { Meter, PatternDef } from './types.ts';
+import { typoIndex } from './typos.ts';
 
 export interface WordSlotIndex {
   /** Length of a list's head (counts and the pattern mask) before its groups. */
@@ -72,6 +73,8 @@ export function wordSlotIndex(
   // Slot lists per word id (tokenizer.ts interns words), computed on first sight and kept for the intern epoch: the
   // table is bounded there, so a flood of random words cannot grow these without limit.
   const excluded = patterns.map((p) => (p.exclude ? new Set(p.exclude) : undefined));
+  // A word outside the vocabulary that is one slip from a vocabulary word fills that word's exact slots (typos.ts).
+  const typos = typoIndex(exact.keys());
 
   const slotsOf = (w: string, cap: boolean, meter?: Meter): number => {
     const ids: number[] = [];
@@ -79,6 +82,7 @@ export function wordSlotIndex(
     if (cap) ids.push(...capSlots);
     const ex = exact.get(w);
     if (ex) ids.push(...ex);
+    else for (const near of typos.near(w, meter)) ids.push(...exact.get(near)!);
     for (const len of lens) {
       if (meter) meter.steps++;
       if (len > w.length) break;
