@@ -218,6 +218,17 @@ function chromeKeys(chromeLines: readonly string[]): Set<string> {
   return keys;
 }
 
+/** The word is code or a field name, not a verb: written against a backtick ("create` 같은 하위 명령", the end of an
+ * inline code span a line break split) or followed by a colon ("name: 'does not report …'", a YAML key). */
+function codeOrKey(tokens: Tokens, k: number): boolean {
+  const text = tokens.text;
+  const start = tokens.start[k]!;
+  const end = tokens.end[k]!;
+  return (
+    text.charCodeAt(end) === 0x60 || (start > 0 && text.charCodeAt(start - 1) === 0x60) || afterAt(tokens, k) === 0x3a
+  );
+}
+
 function classifyLine(tokens: Tokens, table: Uint16Array | undefined, a: number, b: number): string {
   const len = b - a;
   if (len < 5 || len > 45) return '';
@@ -243,7 +254,7 @@ function classifyLine(tokens: Tokens, table: Uint16Array | undefined, a: number,
     return 'output';
   }
   if (mentionsDocument(tokens, table, a, b)) return '';
-  if (startsWithIn(tokens, first, b, TASK_VERBS) && lastAfter !== 0x3a) return 'task';
+  if (startsWithIn(tokens, first, b, TASK_VERBS) && lastAfter !== 0x3a && !codeOrKey(tokens, first)) return 'task';
   // "Answer in the style of a knight", "Respond only in French": how to answer, asked of whoever answers.
   if (first + 1 < b && ANSWER_VERBS.has(word(tokens, first)) && startsWithIn(tokens, first + 1, b, ANSWER_MANNER)) {
     return 'output';
