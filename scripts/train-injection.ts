@@ -109,8 +109,12 @@ if (!dryRun) {
   writeFileSync(path.join(ROOT_DIR, 'plugins', 'prompt-injection', 'model.bin'), result.model);
   const rules = {
     $schema: './schema/injection.json',
+    // A key carried over keeps its explanation, or the file would name a setting it no longer explains.
     $comment:
-      'Thresholds of the learned injection scorer: probability of the best window at which the screen asks for approval (severity low) or blocks (high). corroboration: below approval_required, a window scored at least model_p with pattern evidence of at least pattern_score in the same segment asks for approval. All picked on the validation split by npm run train:injection for the model named by model_sha256.',
+      'Thresholds of the learned injection scorer: probability of the best window at which the screen asks for approval (severity low) or blocks (high). corroboration: below approval_required, a window scored at least model_p with pattern evidence of at least pattern_score in the same segment asks for approval. All picked on the validation split by npm run train:injection for the model named by model_sha256.' +
+      (hiddenText
+        ? ' hidden_text (set by hand, carried over by a retrain): weak phrases in hidden text (comments, display:none, meta tags) count double only where the model scores that segment at least model_p.'
+        : ''),
     model_sha256: modelSha,
     thresholds: { approval_required: approval, block },
     ...(corroboration
