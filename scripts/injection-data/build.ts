@@ -1,6 +1,6 @@
 // `npm run data:injection`: reads the pinned public sources from the fetch mirrors, adds the seeded synthetic sets,
 // de-duplicates, splits by group and writes data/injection/build/{train,validation,test}.jsonl plus the manifest
-// data/injection/sources.json, and beside them the measurement-only probe-foreign-task.{validation,test}.jsonl.
+// data/injection/sources.json, and beside them the measurement-only probe-foreign-task.{train,validation,test}.jsonl.
 // Same mirrors -> byte-identical output.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -141,8 +141,9 @@ async function main(): Promise<void> {
     }
   }
 
-  // Measurement sets beside the build, never read by training (scripts/injection-data/probe-foreign-task.ts).
-  for (const split of ['validation', 'test'] as const) {
+  // Measurement sets beside the build, never read by training (scripts/injection-data/probe-foreign-task.ts). The
+  // train probe is the one to write structure rules from, so that the validation and test probes stay unseen.
+  for (const split of ['train', 'validation', 'test'] as const) {
     const probe = foreignTaskProbe(collector.records, split).map((r) => serialiseRecord(r));
     writeFileSync(path.join(OUT_DIR, `probe-foreign-task.${split}.jsonl`), `${probe.join('\n')}\n`);
     console.error(`probe foreign-task ${split}: ${probe.length}`);
