@@ -316,6 +316,15 @@ describe('categories', () => {
     assert.ok(categoriesOf(screenText(injected)).has('task_injection'));
   });
 
+  it('task_injection: a question with names and a lowercase verb is a sentence, not a Title Case heading', () => {
+    const doc = (line: string) =>
+      `The harbour festival returns this weekend with boat races, food stalls and a fireworks display.\n${line}\n` +
+      'Tickets are free for children under twelve, and parking opens at nine in the morning.';
+    assert.ok(categoriesOf(screenText(doc('Who was Alexander Graham Bell?'))).has('task_injection'));
+    // Title Case capitalises the verb too: a heading.
+    assert.equal(screenText(doc('Who Was Alexander Graham Bell?')).severity, 'none');
+  });
+
   it('task_injection: a code word or a field name at the start of a line is not an imperative', () => {
     const doc = (line: string) =>
       `The harbour festival returns this weekend with boat races, food stalls and a fireworks display.\n${line}\n` +

@@ -109,11 +109,17 @@ export function stemCounts(tokens: Tokens, meter?: Meter): Map<string, number> {
  * Title Case lines are headings, menu items and buttons, not sentences someone wrote to the reader. Two lowercase
  * words of four letters or more make it a sentence with names in it ("Why did Hitler attack Poland in 1939?").
  */
+const AUXILIARIES = new Set(
+  'is was are were be been do does did has have had can could will would shall should may might must'.split(' '),
+);
+
 function isHeading(tokens: Tokens, table: Uint16Array | undefined, a: number, b: number): boolean {
   let capital = 0;
   let long = 0;
   let lowercase = 0;
   for (let k = a + 1; k < b; k++) {
+    // Every title-case style capitalises verbs: "Who was Alexander Graham Bell?" is a sentence with names in it.
+    if (tokens.cap[k] === 0 && AUXILIARIES.has(word(tokens, k))) return false;
     if (wordFlags(tokens, table, k) & LONG_WORD) {
       long++;
       if (tokens.cap[k] === 1) capital++;
