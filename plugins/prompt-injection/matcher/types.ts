@@ -20,6 +20,10 @@ export interface PatternDef {
   repeat?: number;
   /** Words a prefix or suffix alternative must not match ("robot" is not a coined "*bot" persona). */
   exclude?: string[];
+  /** Words that halve a match's weight when they stand inside it: "disregard my earlier message" is how a writer takes
+   * back their own words, "disregard the earlier message" overrides someone else's (an attack can still pose as the
+   * writer, so the match stays evidence). Read by the screen, not the automaton. */
+  halfWithin?: string[];
   /** The first element must open a sentence (`sentence`) or a line (`line`), fillers aside. */
   anchor?: 'sentence' | 'line';
   /** Allow the elements to span sentence boundaries (default false). */

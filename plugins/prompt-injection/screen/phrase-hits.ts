@@ -52,6 +52,12 @@ function weightsOf(rules: PatternRules): Float64Array {
 }
 
 /** `negatedOverrides` are collected only for the learned layer (`withOverrides`). */
+/** Whether one of `words` is a token of the match [from, to]: a match spans a few tokens (its gaps are bounded). */
+function wordWithin(tokens: Tokens, from: number, to: number, words: readonly string[]): boolean {
+  for (let k = from; k <= to; k++) if (words.includes(tokens.dict[tokens.id[k]!]!)) return true;
+  return false;
+}
+
 export function collectHits(
   segs: readonly Segment[],
   rules: PatternRules,
@@ -97,7 +103,10 @@ export function collectHits(
         end: tokens.end[m.endTok]!,
         category: def.category,
         patternId: def.id,
-        weight: weights[m.pattern]!,
+        weight:
+          def.halfWithin && wordWithin(tokens, m.startTok, m.endTok, def.halfWithin)
+            ? weights[m.pattern]! / 2
+            : weights[m.pattern]!,
         repeat: def.repeat ?? 1,
         marker: seg.text.slice(tokens.start[m.startTok]!, tokens.end[m.endTok]!),
         segment: si,
