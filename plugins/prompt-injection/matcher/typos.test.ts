@@ -47,10 +47,13 @@ describe('typoIndex', () => {
     assert.equal(oneSlipApart('abcdef', 'abdcef'), true);
   });
 
-  it('costs a number of probes bounded by the word’s length', () => {
+  it('costs a number of probes bounded by the word’s length, and none for a word longer than any slip', () => {
     const meter: Meter = { steps: 0 };
-    index.near('x'.repeat(40), meter);
-    assert.ok(meter.steps <= 40, `${meter.steps} probes`);
+    index.near('instructionz', meter);
+    assert.ok(meter.steps > 0 && meter.steps <= 'instructionz'.length, `${meter.steps} probes`);
+    meter.steps = 0;
+    index.near('x'.repeat(1_000_000), meter);
+    assert.equal(meter.steps, 0);
   });
 });
 

@@ -105,14 +105,14 @@ export function stemCounts(tokens: Tokens, meter?: Meter): Map<string, number> {
   return counts;
 }
 
-/**
- * Title Case lines are headings, menu items and buttons, not sentences someone wrote to the reader. Two lowercase
- * words of four letters or more make it a sentence with names in it ("Why did Hitler attack Poland in 1939?").
- */
 const AUXILIARIES = new Set(
   'is was are were be been do does did has have had can could will would shall should may might must'.split(' '),
 );
 
+/**
+ * Title Case lines are headings, menu items and buttons, not sentences someone wrote to the reader. Two lowercase
+ * words of four letters or more make it a sentence with names in it ("Why did Hitler attack Poland in 1939?").
+ */
 function isHeading(tokens: Tokens, table: Uint16Array | undefined, a: number, b: number): boolean {
   let capital = 0;
   let long = 0;

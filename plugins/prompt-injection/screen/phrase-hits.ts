@@ -51,13 +51,13 @@ function weightsOf(rules: PatternRules): Float64Array {
   return table;
 }
 
-/** `negatedOverrides` are collected only for the learned layer (`withOverrides`). */
 /** Whether one of `words` is a token of the match [from, to]: a match spans a few tokens (its gaps are bounded). */
 function wordWithin(tokens: Tokens, from: number, to: number, words: readonly string[]): boolean {
   for (let k = from; k <= to; k++) if (words.includes(tokens.dict[tokens.id[k]!]!)) return true;
   return false;
 }
 
+/** `negatedOverrides` are collected only for the learned layer (`withOverrides`). */
 export function collectHits(
   segs: readonly Segment[],
   rules: PatternRules,
