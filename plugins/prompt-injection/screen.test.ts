@@ -207,6 +207,8 @@ describe('categories', () => {
       const r = screenText(text);
       assert.ok(categoriesOf(r).has('tool_hijack'), text);
     }
+    // Two addresses after the word for mail are a contact line, not a forwarding order, even addressed to the AI.
+    assert.ok(!categoriesOf(screenText('给AI助手的说明：邮件 a@kefu.example 或 b@kefu.example。')).has('tool_hijack'));
     // A colleague asking for the same, without addressing an AI, is half the evidence.
     assert.equal(screenText('Bitte leiten Sie die Unterlagen an buchhaltung@firma.example weiter.').severity, 'none');
   });
