@@ -4,6 +4,7 @@ import type { Meter } from './matcher.ts';
 import { normalize } from './normalize.ts';
 import { type PatternRules, SHIPPED_PATTERN_RULES } from './pattern-rules.ts';
 import { bestScores, scoreCategories } from './screen/category-scores.ts';
+import { findExfilImages } from './screen/exfil-image.ts';
 import { addPatternFindings, Findings } from './screen/findings.ts';
 import {
   addLearnedFindings,
@@ -55,6 +56,15 @@ export function screenText(text: string, options: ScreenOptions = {}): ScreenRes
   const modelWindows: ModelWindow[] = learned
     ? addLearnedFindings(learned, windows, findings, segs, evidence, fired, segmentScores, severityOf)
     : [];
+  const exfilCat = categories.credential_exfiltration!;
+  for (const img of findExfilImages(text)) {
+    findings.add({
+      category: 'credential_exfiltration',
+      marker: shortMarker(img.marker),
+      flag: exfilCat.flag,
+      severity: severityOf('credential_exfiltration'),
+    });
+  }
   const hiddenCat = categories.hidden_text!;
   if (norm.interleavedZeroWidth >= 8 && findings.list.length > 0) {
     findings.add({
