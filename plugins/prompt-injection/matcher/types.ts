@@ -24,6 +24,9 @@ export interface PatternDef {
    * back their own words, "disregard the earlier message" overrides someone else's (an attack can still pose as the
    * writer, so the match stays evidence). Read by the screen, not the automaton. */
   halfWithin?: string[];
+  /** Words that, among the three tokens before the match in its sentence, drop it: "a helpful assistant that summarises"
+   * names a role, "the assistant that summarises this page" calls a reader. Read by the screen, not the automaton. */
+  notAfter?: string[];
   /** The first element must open a sentence (`sentence`) or a line (`line`), fillers aside. */
   anchor?: 'sentence' | 'line';
   /** Allow the elements to span sentence boundaries (default false). */

@@ -57,6 +57,13 @@ function wordWithin(tokens: Tokens, from: number, to: number, words: readonly st
   return false;
 }
 
+/** Whether one of `words` stands among the three tokens before `at` in its sentence ("a very helpful assistant"). */
+function wordBefore(tokens: Tokens, at: number, words: readonly string[]): boolean {
+  for (let k = at - 1; k >= Math.max(0, at - 3) && tokens.sent[k] === tokens.sent[at]; k--)
+    if (words.includes(tokens.dict[tokens.id[k]!]!)) return true;
+  return false;
+}
+
 /** `negatedOverrides` are collected only for the learned layer (`withOverrides`). */
 export function collectHits(
   segs: readonly Segment[],
@@ -96,6 +103,7 @@ export function collectHits(
         });
         continue;
       }
+      if (def.notAfter && wordBefore(tokens, m.startTok, def.notAfter)) continue;
       if (def.category === 'agent_address') addressed = true;
       hits.push({
         tok: m.startTok,
