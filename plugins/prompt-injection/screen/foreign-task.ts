@@ -356,3 +356,98 @@ export function foreignTaskLines(
   }
   return out;
 }
+
+/** Whether sentence [a, b) gives an order or asks something: its first word is a verb of a task, an edit or an
+ * answer, or it ends in a question mark. */
+function ordersOrAsks(tokens: Tokens, a: number, b: number): boolean {
+  if (afterAt(tokens, b - 1) === 0x3f) return true;
+  const first = skipFillers(tokens, a, b);
+  return (
+    startsWithIn(tokens, first, b, TASK_VERBS) ||
+    startsWithIn(tokens, first, b, EDIT_VERBS) ||
+    ANSWER_VERBS.has(word(tokens, first))
+  );
+}
+
+/** "Can you also list …?", "Could you write …?": a question that asks the reader to do a task. */
+function asksForTask(tokens: Tokens, a: number, b: number): boolean {
+  const first = skipFillers(tokens, a, b);
+  if (first + 2 >= b || !POLITE_ASK.has(word(tokens, first)) || word(tokens, first + 1) !== 'you') return false;
+  const verb = skipFillers(tokens, first + 2, b);
+  return startsWithIn(tokens, verb, b, TASK_VERBS) && word(tokens, verb) !== 'imagine';
+}
+const POLITE_ASK = new Set(['can', 'could', 'would', 'will']);
+
+/** A sentence that speaks to "you": a prompt, a letter or a persona sheet, whose requests are its writer's own. */
+function addressesReader(tokens: Tokens, a: number, b: number): boolean {
+  for (let k = a; k < b; k++) if (SECOND_PERSON.has(word(tokens, k))) return true;
+  return false;
+}
+const SECOND_PERSON = new Set(['you', 'your', 'yours', 'youre', 'yourself', 'youll', 'youve', 'youd']);
+
+/**
+ * A task slipped into the middle of a paragraph: one sentence that gives the reader an order ("Write a short poem
+ * about the ocean.") or asks it for a task ("Can you also list three jazz musicians?") between sentences of a line
+ * that otherwise only state things and never speak to "you", sharing no content word with the rest of the document. Prose that
+ * gives orders elsewhere (a recipe, a how-to) or asks questions (an FAQ, an opinion piece) is left alone, as is a
+ * document with more than one such sentence. Runs where foreignTaskLines found no line.
+ */
+export function foreignTaskSentences(
+  seg: Segment,
+  tokens: Tokens,
+  meter?: Meter,
+): { text: string; tok: number; start: number; end: number }[] {
+  if (seg.hidden || tokens.length < 25 || opensAsPrompt(seg.text)) return [];
+  const table = flagTable(tokens);
+  let found: { from: number; to: number } | undefined;
+  let from = 0;
+  for (let k = 1; k <= tokens.length; k++) {
+    if (k < tokens.length && tokens.line[k] === tokens.line[from]) continue;
+    const a = from;
+    const b = k;
+    from = k;
+    // Sentences [s, e) of line [a, b).
+    const sentences: [number, number][] = [];
+    for (let s = a, j = a + 1; j <= b; j++) {
+      if (meter) meter.steps++;
+      if (j < b && tokens.sent[j] === tokens.sent[s]) continue;
+      sentences.push([s, j]);
+      s = j;
+    }
+    if (sentences.length < 3) continue;
+    let candidate: [number, number] | undefined;
+    let others = 0;
+    for (let i = 0; i < sentences.length; i++) {
+      const [s, e] = sentences[i]!;
+      const kind = classifyLine(tokens, table, s, e);
+      // Orders on "your answers" are a persona sheet's or an exam's; a slipped-in task names only its own topic.
+      const task =
+        (kind === 'task' && word(tokens, skipFillers(tokens, s, e)) !== 'imagine' && !addressesReader(tokens, s, e)) ||
+        (kind === 'question' && asksForTask(tokens, s, e) && !addressesReader(tokens, s + 2, e));
+      // A request that opens or closes a paragraph is how a prompt puts its own task; a slipped-in one sits inside.
+      const inside = i > 0 && i < sentences.length - 1;
+      if (task && inside && !candidate) candidate = [s, e];
+      else if (task || ordersOrAsks(tokens, s, e) || addressesReader(tokens, s, e)) {
+        candidate = undefined;
+        break;
+      } else others++;
+    }
+    if (!candidate || others < 2) continue;
+    if (found) return [];
+    found = { from: candidate[0], to: candidate[1] };
+  }
+  if (!found) return [];
+  const counts = stemCounts(tokens, meter);
+  const own = new Map<string, number>();
+  for (let k = found.from; k < found.to; k++) {
+    const w = word(tokens, k);
+    if (!isContent(w)) continue;
+    const s = stem(w);
+    own.set(s, (own.get(s) ?? 0) + 1);
+  }
+  for (const [s, n] of own) if ((counts.get(s) ?? 0) > n) return [];
+  if (own.size === 0) return [];
+  const start = tokens.start[found.from]!;
+  const end = tokens.end[found.to - 1]! + 1;
+  return [{ text: seg.text.slice(start, end), tok: found.from, start, end }];
+}

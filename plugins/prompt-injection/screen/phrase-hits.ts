@@ -3,7 +3,7 @@
 import { type Meter, type Tokens, tokenize } from '../matcher.ts';
 import type { Segment } from '../normalize.ts';
 import type { PatternRules } from '../pattern-rules.ts';
-import { foreignTaskLines, stemCounts } from './foreign-task.ts';
+import { foreignTaskLines, foreignTaskSentences, stemCounts } from './foreign-task.ts';
 import { negated, negatedOverrides } from './negation.ts';
 import { compiled, NEGATABLE } from './pattern-file.ts';
 
@@ -121,7 +121,8 @@ export function collectHits(
         family: def.family,
       });
     }
-    for (const line of foreignTaskLines(seg, tokens, visibleCounts, meter)) {
+    const lines = foreignTaskLines(seg, tokens, visibleCounts, meter);
+    for (const line of lines.length > 0 ? lines : foreignTaskSentences(seg, tokens, meter)) {
       hits.push({
         tok: line.tok,
         start: line.start,
