@@ -1,4 +1,5 @@
 import type { Meter } from './matcher.ts';
+import { decodeBase64Runs } from './normalize/base64.ts';
 import { foldText, styledLetters } from './normalize/fold.ts';
 import { decodeTagRuns, decodeZeroWidthBinary, stripInvisible } from './normalize/hidden-characters.ts';
 import { extractHtml, looksLikeHtml } from './normalize/html-scanner.ts';
@@ -70,6 +71,10 @@ export function normalize(input: string, meter?: Meter): Normalized {
     const morse = decodeMorse(stripped.text, meter);
     if (morse.length > 0) segments.push({ text: foldText(morse), hidden: false, via: 'morse code', obfuscated: true });
   }
+  // What base64 hides is screened as plain text. Not as look-alike letters: encoding a sentence is what mail and
+  // APIs do to any text, so it is no sign of intent by itself (the weak phrases in it are not doubled).
+  const base64 = decodeBase64Runs(stripped.text);
+  if (base64.length > 0) segments.push({ text: foldText(base64), hidden: false, via: 'base64' });
   return {
     segments: segments.filter((s) => s.text.length > 0),
     hiddenMessages,

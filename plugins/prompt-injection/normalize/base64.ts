@@ -1,0 +1,63 @@
+// Base64 runs decoded to text, screened as an extra segment: "aWdub3JlIHRoZSBhYm92ZQ==" reads as nothing to a person
+// and to a phrase matcher, and as "ignore the above" to a model. Only runs that decode to readable text count: images,
+// keys, hashes and tokens decode to bytes, and a JWT's JSON says nothing the matcher looks for.
+
+/** Characters of the standard and the URL-safe alphabet. */
+const ALPHABET = new Uint8Array(128);
+for (const ch of 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/_-') ALPHABET[ch.charCodeAt(0)] = 1;
+
+/** A run long enough to hold a sentence: 24 characters are 18 bytes. */
+const MIN_RUN = 24;
+
+/** At most this many characters of base64 are decoded per input: the rest of a megabyte of base64 is an attachment. */
+const BUDGET = 256 * 1024;
+
+/** Readable text: valid UTF-8 with no control characters, mostly letters and spaces, and at least three words. */
+function readable(text: string): boolean {
+  if (text.includes('\uFFFD')) return false;
+  let letters = 0;
+  let spaces = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x20 && c !== 0x0a && c !== 0x0d && c !== 0x09) return false;
+    if (c === 0x20) spaces++;
+    // ASCII letters, and any letter beyond Latin-1 punctuation (accents, CJK): a cheap stand-in for \p{L}.
+    else if ((c | 0x20) >= 0x61 && (c | 0x20) <= 0x7a) letters++;
+    else if (c >= 0xc0) letters++;
+  }
+  return spaces >= 2 && (letters + spaces) / text.length >= 0.75;
+}
+
+/** The readable texts hidden in base64 runs of `text`, one per line. */
+export function decodeBase64Runs(text: string): string {
+  const out: string[] = [];
+  let budget = BUDGET;
+  const n = text.length;
+  const inAlphabet = (k: number) => {
+    const c = text.charCodeAt(k);
+    return c < 128 && ALPHABET[c] === 1;
+  };
+  // Every run of MIN_RUN or more that starts in [i, i + MIN_RUN) covers i + MIN_RUN - 1: where that character is
+  // outside the alphabet, the whole window is skipped. Prose is read a few characters per word, not every one.
+  for (let i = 0; i + MIN_RUN <= n && budget > 0; ) {
+    const last = i + MIN_RUN - 1;
+    if (!inAlphabet(last)) {
+      i = last + 1;
+      continue;
+    }
+    let from = last;
+    while (from > i && inAlphabet(from - 1)) from--;
+    let to = last + 1;
+    while (to < n && inAlphabet(to)) to++;
+    i = to + 1;
+    if (to - from < MIN_RUN) continue;
+    // A run longer than what is left of the budget is cut at a 4-character boundary, where base64 groups end.
+    const run = text.slice(from, Math.min(to, from + budget - (budget % 4)));
+    // A run of letters only, or of digits only, is a word, a name or a number, not an encoding.
+    if (!/[0-9+/_-]/.test(run) && !(/[A-Z]/.test(run) && /[a-z]/.test(run))) continue;
+    budget -= run.length;
+    const decoded = Buffer.from(run.replace(/-/g, '+').replace(/_/g, '/'), 'base64').toString('utf8');
+    if (readable(decoded)) out.push(decoded);
+  }
+  return out.join('\n');
+}
