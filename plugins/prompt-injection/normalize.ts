@@ -1,5 +1,5 @@
 import type { Meter } from './matcher.ts';
-import { decodeBase64Runs } from './normalize/base64.ts';
+import { decodeEncodedRuns } from './normalize/encoded-runs.ts';
 import { foldText, styledLetters } from './normalize/fold.ts';
 import { decodeTagRuns, decodeZeroWidthBinary, stripInvisible } from './normalize/hidden-characters.ts';
 import { extractHtml, looksLikeHtml } from './normalize/html-scanner.ts';
@@ -13,7 +13,8 @@ export { extractHtml } from './normalize/html-scanner.ts';
 /**
  * Text normalisation in front of the matcher. Everything here is a single left-to-right pass (or a native call such
  * as `String.prototype.normalize`), so its cost is linear in the input whatever the input looks like. The steps
- * live in normalize/: hidden characters, the HTML scanner, Morse, folding; this module runs them in order.
+ * live in normalize/: hidden characters, the HTML scanner, Morse, base64 and hex runs, folding; this module runs
+ * them in order.
  */
 
 export interface Segment {
@@ -71,10 +72,10 @@ export function normalize(input: string, meter?: Meter): Normalized {
     const morse = decodeMorse(stripped.text, meter);
     if (morse.length > 0) segments.push({ text: foldText(morse), hidden: false, via: 'morse code', obfuscated: true });
   }
-  // What base64 hides is screened as plain text. Not as look-alike letters: encoding a sentence is what mail and
+  // What base64 or hex hides is screened as plain text. Not as look-alike letters: encoding a sentence is what mail and
   // APIs do to any text, so it is no sign of intent by itself (the weak phrases in it are not doubled).
-  const base64 = decodeBase64Runs(stripped.text);
-  if (base64.length > 0) segments.push({ text: foldText(base64), hidden: false, via: 'base64' });
+  const decoded = decodeEncodedRuns(stripped.text);
+  if (decoded.length > 0) segments.push({ text: foldText(decoded), hidden: false, via: 'base64 or hex' });
   return {
     segments: segments.filter((s) => s.text.length > 0),
     hiddenMessages,

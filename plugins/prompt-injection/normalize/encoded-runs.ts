@@ -1,12 +1,14 @@
-// Base64 runs decoded to text, screened as an extra segment: "aWdub3JlIHRoZSBhYm92ZQ==" reads as nothing to a person
-// and to a phrase matcher, and as "ignore the above" to a model. Only runs that decode to readable text count: images,
-// keys, hashes and tokens decode to bytes, and a JWT's JSON says nothing the matcher looks for.
+// Base64 and hex runs decoded to text, screened as an extra segment: "aWdub3JlIHRoZSBhYm92ZQ==" reads as nothing to a
+// person and to a phrase matcher, and as "ignore the above" to a model. Only runs that decode to readable text count:
+// images, keys, hashes and tokens decode to bytes, and a JWT's JSON says nothing the matcher looks for.
 
 /** Characters of the standard and the URL-safe alphabet. */
 const ALPHABET = new Uint8Array(128);
 for (const ch of 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/_-') ALPHABET[ch.charCodeAt(0)] = 1;
 
-/** A run long enough to hold a sentence: 24 characters are 18 bytes. */
+const HEX = /^[0-9a-fA-F]+$/;
+
+/** A run long enough to hold a sentence: 24 characters are 18 bytes of base64, 12 of hex. */
 const MIN_RUN = 24;
 
 /** At most this many characters of base64 are decoded per input: the rest of a megabyte of base64 is an attachment. */
@@ -28,8 +30,8 @@ function readable(text: string): boolean {
   return spaces >= 2 && (letters + spaces) / text.length >= 0.75;
 }
 
-/** The readable texts hidden in base64 runs of `text`, one per line. */
-export function decodeBase64Runs(text: string): string {
+/** The readable texts hidden in base64 or hex runs of `text`, one per line. */
+export function decodeEncodedRuns(text: string): string {
   const out: string[] = [];
   let budget = BUDGET;
   const n = text.length;
@@ -53,6 +55,13 @@ export function decodeBase64Runs(text: string): string {
     if (to - from < MIN_RUN) continue;
     // A run longer than what is left of the budget is cut at a 4-character boundary, where base64 groups end.
     const run = text.slice(from, Math.min(to, from + budget - (budget % 4)));
+    // Hex digits are base64 characters too: "49676e6f7265…" is tried as hex first.
+    if (run.length % 2 === 0 && HEX.test(run)) {
+      budget -= run.length;
+      const decoded = Buffer.from(run, 'hex').toString('utf8');
+      if (readable(decoded)) out.push(decoded);
+      continue;
+    }
     // A run of letters only, or of digits only, is a word, a name or a number, not an encoding.
     if (!/[0-9+/_-]/.test(run) && !(/[A-Z]/.test(run) && /[a-z]/.test(run))) continue;
     budget -= run.length;
