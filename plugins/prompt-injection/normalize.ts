@@ -6,6 +6,7 @@ import { extractHtml, looksLikeHtml } from './normalize/html-scanner.ts';
 import { decodeQuotedJson } from './normalize/json-strings.ts';
 import { decodeMorse } from './normalize/morse.ts';
 import { extractComments } from './normalize/plain-comments.ts';
+import { reversedText } from './normalize/reversed.ts';
 
 export { foldText } from './normalize/fold.ts';
 export { extractHtml } from './normalize/html-scanner.ts';
@@ -13,8 +14,8 @@ export { extractHtml } from './normalize/html-scanner.ts';
 /**
  * Text normalisation in front of the matcher. Everything here is a single left-to-right pass (or a native call such
  * as `String.prototype.normalize`), so its cost is linear in the input whatever the input looks like. The steps
- * live in normalize/: hidden characters, the HTML scanner, Morse, base64 and hex runs, folding; this module runs
- * them in order.
+ * live in normalize/: hidden characters, the HTML scanner, Morse, base64 and hex runs, reversed text, folding; this
+ * module runs them in order.
  */
 
 export interface Segment {
@@ -76,6 +77,9 @@ export function normalize(input: string, meter?: Meter): Normalized {
   // APIs do to any text, so it is no sign of intent by itself (the weak phrases in it are not doubled).
   const decoded = decodeEncodedRuns(stripped.text);
   if (decoded.length > 0) segments.push({ text: foldText(decoded), hidden: false, via: 'base64 or hex' });
+  const backwards = reversedText(stripped.text);
+  if (backwards.length > 0)
+    segments.push({ text: foldText(backwards), hidden: false, via: 'reversed', obfuscated: true });
   return {
     segments: segments.filter((s) => s.text.length > 0),
     hiddenMessages,
