@@ -91,6 +91,18 @@ const isContent = (w: string) => {
   return !STOPWORDS.has(w) && !TASK_VERBS.words.has(w);
 };
 
+/** Counts of the content-word stems of tokens [from, to): a candidate line's or sentence's own words. */
+function ownStems(tokens: Tokens, from: number, to: number): Map<string, number> {
+  const own = new Map<string, number>();
+  for (let k = from; k < to; k++) {
+    const w = word(tokens, k);
+    if (!isContent(w)) continue;
+    const s = stem(w);
+    own.set(s, (own.get(s) ?? 0) + 1);
+  }
+  return own;
+}
+
 /** Counts of the content-word stems of a document: a candidate line must share none with the document around it. */
 export function stemCounts(tokens: Tokens, meter?: Meter): Map<string, number> {
   const counts = new Map<string, number>();
@@ -338,13 +350,7 @@ export function foreignTaskLines(
       if (chrome.has(lineKey(seg.text.slice(tokens.start[c.from]!, tokens.end[c.to - 1]!)))) continue;
     }
     {
-      const own = new Map<string, number>();
-      for (let k = c.from; k < c.to; k++) {
-        const w = word(tokens, k);
-        if (!isContent(w)) continue;
-        const s = stem(w);
-        own.set(s, (own.get(s) ?? 0) + 1);
-      }
+      const own = ownStems(tokens, c.from, c.to);
       let shared = 0;
       for (const [s, n] of own) if ((counts.get(s) ?? 0) > (seg.hidden ? 0 : n)) shared++;
       if (meter) meter.steps += c.to - c.from;
@@ -438,13 +444,7 @@ export function foreignTaskSentences(
   }
   if (!found) return [];
   const counts = stemCounts(tokens, meter);
-  const own = new Map<string, number>();
-  for (let k = found.from; k < found.to; k++) {
-    const w = word(tokens, k);
-    if (!isContent(w)) continue;
-    const s = stem(w);
-    own.set(s, (own.get(s) ?? 0) + 1);
-  }
+  const own = ownStems(tokens, found.from, found.to);
   for (const [s, n] of own) if ((counts.get(s) ?? 0) > n) return [];
   if (own.size === 0) return [];
   const start = tokens.start[found.from]!;
