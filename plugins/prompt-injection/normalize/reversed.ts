@@ -15,12 +15,17 @@ const REVERSED_CUES = [
   'eveirter', // retrieve
 ];
 
-/** The text read backwards when it holds two or more reversed cue words, else ''. */
+/** One case-insensitive alternation of literals: a single native scan, several times cheaper than lowercasing. */
+const CUE_SEARCH = new RegExp(REVERSED_CUES.join('|'), 'gi');
+
+/** The text read backwards when it holds two or more distinct reversed cue words, else ''. */
 export function reversedText(text: string): string {
-  const lower = text.toLowerCase();
-  let cues = 0;
-  for (const cue of REVERSED_CUES) if (lower.includes(cue) && ++cues >= 2) break;
-  if (cues < 2) return '';
+  const seen = new Set<string>();
+  CUE_SEARCH.lastIndex = 0;
+  for (let m = CUE_SEARCH.exec(text); m !== null && seen.size < 2; m = CUE_SEARCH.exec(text)) {
+    seen.add(m[0].toLowerCase());
+  }
+  if (seen.size < 2) return '';
   // By code point, so that a letter outside the BMP is not split into two halves.
   return Array.from(text).reverse().join('');
 }

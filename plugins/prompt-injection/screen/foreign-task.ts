@@ -403,8 +403,14 @@ export function foreignTaskSentences(
   tokens: Tokens,
   meter?: Meter,
 ): { text: string; tok: number; start: number; end: number }[] {
-  if (seg.hidden || tokens.length < 25 || opensAsPrompt(seg.text)) return [];
-  const table = flagTable(tokens);
+  if (seg.hidden || tokens.length < 25) return [];
+  let table: Uint16Array | undefined;
+  // Only a sentence that opens with a task verb or "can/could/would/will" can be one: a line without such a sentence
+  // inside it costs one lookup per sentence, so prose is read at the price of its sentence starts.
+  const mayBeTask = (s: number, e: number) => {
+    const first = skipFillers(tokens, s, e);
+    return startsWithIn(tokens, first, e, TASK_VERBS) || POLITE_ASK.has(word(tokens, first));
+  };
   let found: { from: number; to: number } | undefined;
   let from = 0;
   for (let k = 1; k <= tokens.length; k++) {
@@ -421,18 +427,22 @@ export function foreignTaskSentences(
       s = j;
     }
     if (sentences.length < 3) continue;
+    let inside = false;
+    for (let i = 1; i < sentences.length - 1 && !inside; i++) inside = mayBeTask(...sentences[i]!);
+    if (!inside) continue;
+    table ??= flagTable(tokens);
     let candidate: [number, number] | undefined;
     let others = 0;
     for (let i = 0; i < sentences.length; i++) {
       const [s, e] = sentences[i]!;
-      const kind = classifyLine(tokens, table, s, e);
+      const kind = mayBeTask(s, e) ? classifyLine(tokens, table, s, e) : '';
       // Orders on "your answers" are a persona sheet's or an exam's; a slipped-in task names only its own topic.
       const task =
         (kind === 'task' && word(tokens, skipFillers(tokens, s, e)) !== 'imagine' && !addressesReader(tokens, s, e)) ||
         (kind === 'question' && asksForTask(tokens, s, e) && !addressesReader(tokens, s + 2, e));
       // A request that opens or closes a paragraph is how a prompt puts its own task; a slipped-in one sits inside.
-      const inside = i > 0 && i < sentences.length - 1;
-      if (task && inside && !candidate) candidate = [s, e];
+      const within = i > 0 && i < sentences.length - 1;
+      if (task && within && !candidate) candidate = [s, e];
       else if (task || ordersOrAsks(tokens, s, e) || addressesReader(tokens, s, e)) {
         candidate = undefined;
         break;
@@ -442,7 +452,8 @@ export function foreignTaskSentences(
     if (found) return [];
     found = { from: candidate[0], to: candidate[1] };
   }
-  if (!found) return [];
+  // A prompt to an assistant is a list of its writer's requests by genre (read last: it is the dearer test).
+  if (!found || opensAsPrompt(seg.text)) return [];
   const counts = stemCounts(tokens, meter);
   const own = ownStems(tokens, found.from, found.to);
   for (const [s, n] of own) if ((counts.get(s) ?? 0) > n) return [];
