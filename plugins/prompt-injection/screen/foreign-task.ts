@@ -394,9 +394,9 @@ const SECOND_PERSON = new Set(['you', 'your', 'yours', 'youre', 'yourself', 'you
 /**
  * A task slipped into the middle of a paragraph: one sentence that gives the reader an order ("Write a short poem
  * about the ocean.") or asks it for a task ("Can you also list three jazz musicians?") between sentences of a line
- * that otherwise only state things and never speak to "you", sharing no content word with the rest of the document. Prose that
- * gives orders elsewhere (a recipe, a how-to) or asks questions (an FAQ, an opinion piece) is left alone, as is a
- * document with more than one such sentence. Runs where foreignTaskLines found no line.
+ * that otherwise only state things and never speak to "you", sharing no content word with the rest of the document.
+ * Prose that gives orders elsewhere (a recipe, a how-to) or asks questions (an FAQ, an opinion piece) is left alone,
+ * as is a document with more than one such sentence. Runs where foreignTaskLines found no line.
  */
 export function foreignTaskSentences(
   seg: Segment,
