@@ -14,19 +14,25 @@ const MIN_RUN = 24;
 /** At most this many characters of base64 are decoded per input: the rest of a megabyte of base64 is an attachment. */
 const BUDGET = 256 * 1024;
 
-/** Readable text: valid UTF-8 with no control characters, mostly letters and spaces, and at least three words. */
+/** Readable text: valid UTF-8 with no control characters, mostly letters and spaces, and at least three words, or
+ * (Chinese and Japanese write no spaces) at least six Han or kana characters making up half of it. */
 function readable(text: string): boolean {
   if (text.includes('\uFFFD')) return false;
   let letters = 0;
   let spaces = 0;
+  let cjk = 0;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (c < 0x20 && c !== 0x0a && c !== 0x0d && c !== 0x09) return false;
     if (c === 0x20) spaces++;
     // ASCII letters, and any letter beyond Latin-1 punctuation (accents, CJK): a cheap stand-in for \p{L}.
     else if ((c | 0x20) >= 0x61 && (c | 0x20) <= 0x7a) letters++;
-    else if (c >= 0xc0) letters++;
+    else if (c >= 0xc0) {
+      letters++;
+      if (c >= 0x3040 && c <= 0x9fff) cjk++;
+    }
   }
+  if (cjk >= 6 && cjk * 2 >= text.length) return true;
   return spaces >= 2 && (letters + spaces) / text.length >= 0.75;
 }
 
