@@ -375,12 +375,13 @@ function ordersOrAsks(tokens: Tokens, a: number, b: number): boolean {
   );
 }
 
-/** "Can you also list …?", "Could you write …?": a question that asks the reader to do a task. */
-function asksForTask(tokens: Tokens, a: number, b: number): boolean {
+/** "Can you also list …?", "Could you write …?": a question that asks the reader to do a task. Returns the index of
+ * its task verb, or -1. */
+function askedTaskVerb(tokens: Tokens, a: number, b: number): number {
   const first = skipFillers(tokens, a, b);
-  if (first + 2 >= b || !POLITE_ASK.has(word(tokens, first)) || word(tokens, first + 1) !== 'you') return false;
+  if (first + 2 >= b || !POLITE_ASK.has(word(tokens, first)) || word(tokens, first + 1) !== 'you') return -1;
   const verb = skipFillers(tokens, first + 2, b);
-  return startsWithIn(tokens, verb, b, TASK_VERBS) && word(tokens, verb) !== 'imagine';
+  return startsWithIn(tokens, verb, b, TASK_VERBS) && word(tokens, verb) !== 'imagine' ? verb : -1;
 }
 const POLITE_ASK = new Set(['can', 'could', 'would', 'will']);
 
@@ -437,9 +438,11 @@ export function foreignTaskSentences(
       const [s, e] = sentences[i]!;
       const kind = mayBeTask(s, e) ? classifyLine(tokens, table, s, e) : '';
       // Orders on "your answers" are a persona sheet's or an exam's; a slipped-in task names only its own topic.
+      // A question's own "you" ("Can you …") is not counted, only one after its verb.
+      const asked = kind === 'question' ? askedTaskVerb(tokens, s, e) : -1;
       const task =
         (kind === 'task' && word(tokens, skipFillers(tokens, s, e)) !== 'imagine' && !addressesReader(tokens, s, e)) ||
-        (kind === 'question' && asksForTask(tokens, s, e) && !addressesReader(tokens, s + 2, e));
+        (asked >= 0 && !addressesReader(tokens, asked, e));
       // A request that opens or closes a paragraph is how a prompt puts its own task; a slipped-in one sits inside.
       const within = i > 0 && i < sentences.length - 1;
       if (task && within && !candidate) candidate = [s, e];
