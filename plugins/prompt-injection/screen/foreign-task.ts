@@ -390,6 +390,24 @@ function addressesReader(tokens: Tokens, a: number, b: number): boolean {
   for (let k = a; k < b; k++) if (SECOND_PERSON.has(word(tokens, k))) return true;
   return false;
 }
+/**
+ * "Replace every noun in your answer with an emoji": the only "your" is that of one answer, the one the reader is
+ * writing now; any other second-person word speaks to someone the text asks things of. "Keep your answers short" is
+ * a standing rule for every answer, which is how a persona sheet or an exam speaks, so a plural counts as address.
+ */
+function addressesReaderBeyondOutput(tokens: Tokens, table: Uint16Array | undefined, a: number, b: number): boolean {
+  const oneAnswer = (k: number) =>
+    k < b && wordFlags(tokens, table, k) & OUTPUT_WORD && !PLURAL_OUTPUT.has(word(tokens, k));
+  for (let k = a; k < b; k++) {
+    if (!SECOND_PERSON.has(word(tokens, k))) continue;
+    const ofTheAnswer =
+      word(tokens, k) === 'your' &&
+      (oneAnswer(k + 1) || (OUTPUT_MODIFIERS.has(word(tokens, k + 1)) && oneAnswer(k + 2)));
+    if (!ofTheAnswer) return true;
+  }
+  return false;
+}
+const PLURAL_OUTPUT = new Set(['responses', 'replies', 'answers', 'summaries', 'messages', 'outputs', 'completions']);
 const SECOND_PERSON = new Set(['you', 'your', 'yours', 'youre', 'yourself', 'youll', 'youve', 'youd']);
 
 /**
@@ -410,7 +428,13 @@ export function foreignTaskSentences(
   // inside it costs one lookup per sentence, so prose is read at the price of its sentence starts.
   const mayBeTask = (s: number, e: number) => {
     const first = skipFillers(tokens, s, e);
-    return startsWithIn(tokens, first, e, TASK_VERBS) || POLITE_ASK.has(word(tokens, first));
+    return (
+      startsWithIn(tokens, first, e, TASK_VERBS) ||
+      POLITE_ASK.has(word(tokens, first)) ||
+      startsWithIn(tokens, first, e, EDIT_VERBS) ||
+      READER_VERBS.has(word(tokens, first)) ||
+      word(tokens, first) === 'in'
+    );
   };
   let found: { from: number; to: number } | undefined;
   let from = 0;
@@ -442,7 +466,8 @@ export function foreignTaskSentences(
       const asked = kind === 'question' ? askedTaskVerb(tokens, s, e) : -1;
       const task =
         (kind === 'task' && word(tokens, skipFillers(tokens, s, e)) !== 'imagine' && !addressesReader(tokens, s, e)) ||
-        (asked >= 0 && !addressesReader(tokens, asked, e));
+        (asked >= 0 && !addressesReader(tokens, asked, e)) ||
+        (kind === 'output' && !addressesReaderBeyondOutput(tokens, table, s, e));
       // A request that opens or closes a paragraph is how a prompt puts its own task; a slipped-in one sits inside.
       const within = i > 0 && i < sentences.length - 1;
       if (task && within && !candidate) candidate = [s, e];
