@@ -171,14 +171,16 @@ function questionWithAnswerOrder(tokens: Tokens, a: number, b: number): number {
   return ANSWER_VERBS.has(word(tokens, skipFillers(tokens, k, b))) ? k : -1;
 }
 
-/** "- Respond in English", "2. Describe …": the line is an item of a list written in the text itself. */
+/** "- Respond in English", "+ How are you?", "2. Describe …": the line is an item of a list written in the text itself
+ * (-, * and + are Markdown's bullets; · and • typed ones). */
 function isListItem(tokens: Tokens, a: number): boolean {
   const text = tokens.text;
   let i = tokens.start[a]! - 1;
   while (i >= 0 && text.charCodeAt(i) === 0x20) i--;
   if (i < 0) return false;
   const c = text.charCodeAt(i);
-  if (c === 0x2d || c === 0x2a || c === 0x2022 || c === 0xb7) return i === 0 || text.charCodeAt(i - 1) === 0x0a;
+  if (c === 0x2d || c === 0x2a || c === 0x2b || c === 0x2022 || c === 0xb7)
+    return i === 0 || text.charCodeAt(i - 1) === 0x0a;
   if (c !== 0x2e && c !== 0x29) return false;
   let j = i - 1;
   while (j >= 0 && j > i - 4 && text.charCodeAt(j) >= 0x30 && text.charCodeAt(j) <= 0x39) j--;
@@ -197,6 +199,32 @@ function opensAsHeadingOrComment(tokens: Tokens, a: number): boolean {
   return HEADING_OR_COMMENT.test(text.slice(i + 1, first));
 }
 const HEADING_OR_COMMENT = /^\s*(?:#{1,6}\s|\/\/|\/\*)/;
+
+/**
+ * "Where do people wait at a crossing? / - street corner / - bus stop": a question followed by two or more short
+ * options (bulleted, lettered or numbered lines) is a quiz item, whose question belongs to the exercise it is part of.
+ */
+function hasOptionsBelow(text: string, end: number): boolean {
+  let options = 0;
+  let i = end;
+  for (let line = 0; line < 3; line++) {
+    const nl = text.indexOf('\n', i);
+    if (nl < 0) break;
+    let next = text.indexOf('\n', nl + 1);
+    if (next < 0) next = text.length;
+    const row = text.slice(nl + 1, next);
+    // One blank line may stand between the question and its options.
+    if (row.trim().length === 0 && line === 0 && options === 0) {
+      i = nl + 1;
+      continue;
+    }
+    if (!OPTION_LINE.test(row)) break;
+    options++;
+    i = next;
+  }
+  return options >= 2;
+}
+const OPTION_LINE = /^[ \t]*(?:[-*+•·]|\(?[A-Ea-e1-9][.)])[ \t]+\S.{0,80}$/;
 
 /** A line that belongs to the document's own text: not a header field ("From: …", "Subject: …") and not a
  * greeting or sign-off ("Good morning,", "Many thanks,"). A short letter is its request: greetings are no context. */
@@ -345,6 +373,7 @@ export function foreignTaskLines(
   for (const c of candidates) {
     // One item of a list of several is one of the list's own duties or steps, not a line slipped in on its own.
     if (c.listItem && listItems >= 3) continue;
+    if (c.kind === 'question' && hasOptionsBelow(seg.text, tokens.end[c.to - 1]!)) continue;
     if (!seg.hidden && seg.chromeLines) {
       chrome ??= chromeKeys(seg.chromeLines);
       if (chrome.has(lineKey(seg.text.slice(tokens.start[c.from]!, tokens.end[c.to - 1]!)))) continue;
