@@ -414,6 +414,51 @@ function askedTaskVerb(tokens: Tokens, a: number, b: number): number {
 }
 const POLITE_ASK = new Set(['can', 'could', 'would', 'will']);
 
+/** "Hi Karen,", "Dear Mr. Lopez,", "Hello everyone,": the text opens with a greeting line (after the header fields of
+ * a mail, if any), so it is a letter. */
+function opensAsLetter(tokens: Tokens): boolean {
+  let start = 0;
+  for (let headers = 0; start < tokens.length && headers <= 6; headers++) {
+    let end = start;
+    while (end < tokens.length && tokens.line[end] === tokens.line[start]) end++;
+    if (end - start <= 12 && afterAt(tokens, start) === 0x3a) {
+      start = end;
+      continue;
+    }
+    return end - start <= 5 && afterAt(tokens, end - 1) === 0x2c && GREETINGS.has(word(tokens, start));
+  }
+  return false;
+}
+const GREETINGS = new Set([
+  'hi',
+  'hello',
+  'hey',
+  'dear',
+  'greetings',
+  'good',
+  'morning',
+  'afternoon',
+  'evening',
+  'hallo',
+  'liebe',
+  'lieber',
+  'sehr',
+  'bonjour',
+  'salut',
+  'cher',
+  'chère',
+  'chere',
+  'hola',
+  'estimado',
+  'estimada',
+  'olá',
+  'ola',
+  'prezado',
+  'prezada',
+  'caro',
+  'cara',
+]);
+
 /** A sentence that speaks to "you": a prompt, a letter or a persona sheet, whose requests are its writer's own. */
 function addressesReader(tokens: Tokens, a: number, b: number): boolean {
   for (let k = a; k < b; k++) if (SECOND_PERSON.has(word(tokens, k))) return true;
@@ -466,6 +511,7 @@ export function foreignTaskSentences(
     );
   };
   let found: { from: number; to: number } | undefined;
+  const letter = opensAsLetter(tokens);
   let from = 0;
   for (let k = 1; k <= tokens.length; k++) {
     if (k < tokens.length && tokens.line[k] === tokens.line[from]) continue;
@@ -500,9 +546,17 @@ export function foreignTaskSentences(
       // A request that opens or closes a paragraph is how a prompt puts its own task; a slipped-in one sits inside.
       const within = i > 0 && i < sentences.length - 1;
       if (task && within && !candidate) candidate = [s, e];
-      else if (task || ordersOrAsks(tokens, s, e) || addressesReader(tokens, s, e)) {
+      else if (task) {
         candidate = undefined;
         break;
+      } else if (ordersOrAsks(tokens, s, e) || addressesReader(tokens, s, e)) {
+        // A letter speaks to its reader and asks things of them ("Could you confirm …?"): that is its own text. Any
+        // other prose that does is a prompt, whose requests are all its writer's.
+        if (!letter) {
+          candidate = undefined;
+          break;
+        }
+        others++;
       } else others++;
     }
     if (!candidate || others < 2) continue;
