@@ -53,7 +53,13 @@ function mentionsDocument(tokens: Tokens, table: Uint16Array | undefined, from: 
     const f = wordFlags(tokens, table, k);
     if (f & DOC_WORD && !inLineReference(tokens, k, from, to, antecedent)) return true;
     if (pointsBack(tokens, k, from, to)) return true;
-    if (f & DOC_FIRST && k + 1 < to && DOC_REFERENCE.words.has(`${word(tokens, k)}_${word(tokens, k + 1)}`))
+    // "the process" points at the document; "the process of photosynthesis" names its own topic.
+    if (
+      f & DOC_FIRST &&
+      k + 1 < to &&
+      DOC_REFERENCE.words.has(`${word(tokens, k)}_${word(tokens, k + 1)}`) &&
+      !(k + 2 < to && word(tokens, k + 2) === 'of')
+    )
       return true;
     if (!antecedent && !asksForSomeone && isContent(word(tokens, k))) antecedent = true;
   }
