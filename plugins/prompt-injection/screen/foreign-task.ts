@@ -132,6 +132,9 @@ const AUXILIARIES = new Set(
  * words of four letters or more make it a sentence with names in it ("Why did Hitler attack Poland in 1939?").
  */
 function isHeading(tokens: Tokens, table: Uint16Array | undefined, a: number, b: number): boolean {
+  // A heading, a menu item or a button does not end in a full stop: "Summarize the plot of Romeo and Juliet." is a
+  // sentence with names in it.
+  if (afterAt(tokens, b - 1) === 0x2e) return false;
   let capital = 0;
   let long = 0;
   let lowercase = 0;
@@ -202,9 +205,15 @@ function opensAsHeadingOrComment(tokens: Tokens, a: number): boolean {
   const first = tokens.start[a]!;
   let i = first - 1;
   while (i >= 0 && text.charCodeAt(i) !== 0x0a) i--;
-  return HEADING_OR_COMMENT.test(text.slice(i + 1, first));
+  const prefix = text.slice(i + 1, first);
+  if (HEADING_OR_COMMENT.test(prefix)) return true;
+  return QUOTE_MARK.test(prefix) && i > 0 && HEADING_LINE.test(text.slice(0, i));
 }
 const HEADING_OR_COMMENT = /^\s*(?:#{1,6}\s|\/\/|\/\*)/;
+/** "# doctum\n\n> Generate documentation for a PHP API.": a quoted line right under a heading is the page's summary
+ * of what its subject does (man-page and cheat-sheet style), not a line aimed at the reader. */
+const QUOTE_MARK = /^\s*>\s*$/;
+const HEADING_LINE = /(?:^|\n)#{1,6}\s[^\n]*\n\s*$/;
 
 /**
  * "Where do people wait at a crossing? / - street corner / - bus stop": a question followed by two or more short
