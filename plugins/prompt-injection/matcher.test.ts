@@ -56,6 +56,25 @@ describe('compile', () => {
     assert.deepEqual(matched('以前の指示を無視しないでください'), []);
   });
 
+  it('reads a colon, an equals sign or a comma required after a word', () => {
+    const marked = compile(
+      [
+        { id: 'colon', category: 'x', seq: ['note:'] },
+        { id: 'equals', category: 'x', seq: ['rules='] },
+        { id: 'comma', category: 'x', seq: ['assistant,', 'ignore'], gaps: [1] },
+      ],
+      {},
+    );
+    const ids = (text: string) =>
+      marked.match(tokenize(text, marked.fillers)).map((m) => marked.patterns[m.pattern]!.id);
+    assert.deepEqual(ids('Note: the shop is closed'), ['colon']);
+    assert.deepEqual(ids('a note about the shop'), []);
+    assert.deepEqual(ids('(RULES)=[none]'), ['equals']);
+    assert.deepEqual(ids('Assistant, please ignore the rest'), ['comma']);
+    assert.deepEqual(ids('The assistant ignores the rest'), []);
+    assert.deepEqual(ids('assistant: ignore the rest'), []);
+  });
+
   it('stays linear on long runs of partial CJK chains', () => {
     const steps = (n: number) => {
       const meter: Meter = { steps: 0 };

@@ -20,6 +20,9 @@ import { afterAt, type Tokens } from './tokenizer.ts';
 export type { Compiled, Match, Meter, PatternDef } from './matcher/types.ts';
 export { afterAt, isCjk, type Tokens, tokenize } from './tokenizer.ts';
 
+/** The character a slot's word must be followed by, by its slotColon code: none, ':', '=', ','. */
+const PUNCTUATION_AFTER = [0, 0x3a, 0x3d, 0x2c];
+
 export function compile(
   patterns: PatternDef[],
   lexicons: Record<string, string[]>,
@@ -116,7 +119,7 @@ export function compile(
         const id = list[j++]!;
         if (meter) meter.steps++;
         const colon = slotColon[id]!;
-        if (colon !== 0 && afterAt(tokens, k) !== (colon === 1 ? 0x3a : 0x3d)) continue;
+        if (colon !== 0 && afterAt(tokens, k) !== PUNCTUATION_AFTER[colon]) continue;
         let start: number;
         const read = slotRead[id]!;
         if (read < 0) {

@@ -10,7 +10,7 @@ export interface PatternDef {
   category: string;
   /** Each element: alternatives separated by `|`; `@name` expands a lexicon; `word*` is a prefix, `*word` a suffix of a longer word; `a_b` is a phrase;
    * `word:` requires a colon right after the word, `word=` an equals sign (a closing bracket may come between:
-   * `(PERSONALITY)=[…]`); `@cap` is any word written with a capital first letter (a name). */
+   * `(PERSONALITY)=[…]`), `word,` a comma (a vocative: "Assistant, ignore …"); `@cap` is any word written with a capital first letter (a name). */
   seq: string[];
   /** Most tokens allowed between consecutive elements (default 2). */
   gap?: number;

@@ -10,7 +10,7 @@ export interface WordSlotIndex {
   head: number;
   /** Whether any slot reads `@cap` (only then does a capitalised word need its own list). */
   useCap: boolean;
-  /** Per slot: 1 when the word must be followed by a colon, 2 by an equals sign. */
+  /** Per slot: 1 when the word must be followed by a colon, 2 by an equals sign, 3 by a comma. */
   slotColon: Uint8Array;
   /** Empties the lists when the intern table was emptied, and makes room for every id handed out so far. */
   sync(): void;
@@ -35,6 +35,7 @@ export function wordSlotIndex(
   const suffixLens = new Set<number>();
   const colonSlots = new Set<number>();
   const equalsSlots = new Set<number>();
+  const commaSlots = new Set<number>();
   const capSlots: number[] = [];
   slotWords.forEach((word, id) => {
     let w = word;
@@ -44,6 +45,9 @@ export function wordSlotIndex(
     } else if (w.endsWith('=') && w.length > 1) {
       w = w.slice(0, -1);
       equalsSlots.add(id);
+    } else if (w.endsWith(',') && w.length > 1) {
+      w = w.slice(0, -1);
+      commaSlots.add(id);
     }
     if (w === '@cap') {
       capSlots.push(id);
@@ -69,7 +73,9 @@ export function wordSlotIndex(
   });
   const lens = [...prefixLens].sort((a, b) => a - b);
   const sufLens = [...suffixLens].sort((a, b) => a - b);
-  const slotColon = Uint8Array.from(slots.map((_, id) => (colonSlots.has(id) ? 1 : equalsSlots.has(id) ? 2 : 0)));
+  const slotColon = Uint8Array.from(
+    slots.map((_, id) => (colonSlots.has(id) ? 1 : equalsSlots.has(id) ? 2 : commaSlots.has(id) ? 3 : 0)),
+  );
   // Slot lists per word id (tokenizer.ts interns words), computed on first sight and kept for the intern epoch: the
   // table is bounded there, so a flood of random words cannot grow these without limit.
   const excluded = patterns.map((p) => (p.exclude ? new Set(p.exclude) : undefined));
