@@ -290,6 +290,52 @@ function codeOrKey(tokens: Tokens, k: number): boolean {
   );
 }
 
+/**
+ * Three more openings of an order on the answer, read when the line names the answer: a ban ("Do not mention the
+ * price anywhere in your answer"), the answer as subject with a modal ("Your answer must be written in French") and
+ * a clause on answering before the order ("When you answer, pretend to be a knight"). A line that ends in a colon
+ * introduces what follows ("- Do not include debug symbols in the output:"), it gives no order.
+ */
+function outputOrderAfterOpening(
+  tokens: Tokens,
+  table: Uint16Array | undefined,
+  first: number,
+  b: number,
+  namesAnswer: boolean,
+): boolean {
+  const w = word(tokens, first);
+  let verb = -1;
+  if (w === 'dont' || w === 'never') verb = first + 1;
+  else if (w === 'do' && word(tokens, first + 1) === 'not') verb = first + 2;
+  // A ban names the one answer being written ("… in your answer"); "Do not give me the answers" is a prompt's rule.
+  if (verb > 0 && verb < b)
+    return namesAnswer && startsWithIn(tokens, verb, b, EDIT_VERBS) && namesOneAnswer(tokens, table, verb, b);
+  if (w === 'your' && first + 2 < b && wordFlags(tokens, table, first + 1) & OUTPUT_WORD) {
+    // "Your message has been sent" is a form's notice: only the answer being written is given orders.
+    return namesAnswer && word(tokens, first + 1) !== 'message' && ANSWER_MODALS.has(word(tokens, first + 2));
+  }
+  if (ANSWER_CLAUSE.has(w) && word(tokens, first + 1) === 'you' && first + 3 < b) {
+    const k = first + 2;
+    return ANSWER_VERBS.has(word(tokens, k)) && afterAt(tokens, k) === 0x2c;
+  }
+  return false;
+}
+/** "your answer", "your entire reply": the possessive at k before a singular answer noun, one modifier between at
+ * most. The one answer being written now; "your answers" are every answer, a standing rule. */
+function yourOneAnswerAt(tokens: Tokens, table: Uint16Array | undefined, k: number, b: number): boolean {
+  const one = (j: number) => j < b && wordFlags(tokens, table, j) & OUTPUT_WORD && !PLURAL_OUTPUT.has(word(tokens, j));
+  return word(tokens, k) === 'your' && (one(k + 1) || (OUTPUT_MODIFIERS.has(word(tokens, k + 1)) && one(k + 2)));
+}
+
+function namesOneAnswer(tokens: Tokens, table: Uint16Array | undefined, a: number, b: number): boolean {
+  for (let k = a; k < b - 1; k++) if (yourOneAnswerAt(tokens, table, k, b)) return true;
+  return false;
+}
+const ANSWER_MODALS = new Set(['must', 'should', 'shall']);
+const ANSWER_CLAUSE = new Set(['when', 'whenever', 'while', 'before', 'after', 'once', 'as']);
+/** First words of the output orders classifyLine reads besides verbs: "In your reply, …" and the openings above. */
+const OUTPUT_ORDER_OPENERS = new Set(['in', 'do', 'dont', 'never', 'your', ...ANSWER_CLAUSE]);
+
 function classifyLine(tokens: Tokens, table: Uint16Array | undefined, a: number, b: number): string {
   const len = b - a;
   if (len < 5 || len > 45) return '';
@@ -305,6 +351,7 @@ function classifyLine(tokens: Tokens, table: Uint16Array | undefined, a: number,
     return 'output';
   }
   if (outputDirective && word(tokens, first) === 'in') return 'output';
+  if (lastAfter !== 0x3a && outputOrderAfterOpening(tokens, table, first, b, outputDirective)) return 'output';
   // "Tell the reader that …": only the writer of the answer has a reader to tell things to.
   if (
     first + 2 < b &&
@@ -485,14 +532,11 @@ function addressesReader(tokens: Tokens, a: number, b: number): boolean {
  * a standing rule for every answer, which is how a persona sheet or an exam speaks, so a plural counts as address.
  */
 function addressesReaderBeyondOutput(tokens: Tokens, table: Uint16Array | undefined, a: number, b: number): boolean {
-  const oneAnswer = (k: number) =>
-    k < b && wordFlags(tokens, table, k) & OUTPUT_WORD && !PLURAL_OUTPUT.has(word(tokens, k));
   for (let k = a; k < b; k++) {
     if (!SECOND_PERSON.has(word(tokens, k))) continue;
-    const ofTheAnswer =
-      word(tokens, k) === 'your' &&
-      (oneAnswer(k + 1) || (OUTPUT_MODIFIERS.has(word(tokens, k + 1)) && oneAnswer(k + 2)));
-    if (!ofTheAnswer) return true;
+    // "When you answer, …": the reader named only as the one answering.
+    if (k > a && ANSWER_CLAUSE.has(word(tokens, k - 1)) && ANSWER_VERBS.has(word(tokens, k + 1))) continue;
+    if (!yourOneAnswerAt(tokens, table, k, b)) return true;
   }
   return false;
 }
@@ -522,7 +566,7 @@ export function foreignTaskSentences(
       POLITE_ASK.has(word(tokens, first)) ||
       startsWithIn(tokens, first, e, EDIT_VERBS) ||
       READER_VERBS.has(word(tokens, first)) ||
-      word(tokens, first) === 'in'
+      OUTPUT_ORDER_OPENERS.has(word(tokens, first))
     );
   };
   let found: { from: number; to: number } | undefined;
