@@ -217,29 +217,41 @@ const HEADING_LINE = /(?:^|\n)#{1,6}\s[^\n]*\n\s*$/;
 
 /**
  * "Where do people wait at a crossing? / - street corner / - bus stop": a question followed by two or more short
- * options (bulleted, lettered or numbered lines) is a quiz item, whose question belongs to the exercise it is part of.
+ * options is a quiz item, whose question belongs to the exercise it is part of. Options are lettered ("A. …") or
+ * bulleted words without markup (no colon, bracket or link: "- ⏲️ Prep time: 10 min" is a recipe's card, "* [React
+ * community](…)" a link list), and the question itself must not stand inside a list (a line planted among a list's
+ * items is followed by the rest of that list).
  */
-function hasOptionsBelow(text: string, end: number): boolean {
-  let options = 0;
+function hasOptionsBelow(text: string, start: number, end: number): boolean {
+  const lineStart = text.lastIndexOf('\n', start - 1);
+  if (lineStart > 0) {
+    const prevStart = text.lastIndexOf('\n', lineStart - 1) + 1;
+    if (LIST_LINE.test(text.slice(prevStart, lineStart))) return false;
+  }
+  let lettered = 0;
+  let bulleted = 0;
   let i = end;
-  for (let line = 0; line < 3; line++) {
+  for (let line = 0; line < 4; line++) {
     const nl = text.indexOf('\n', i);
     if (nl < 0) break;
     let next = text.indexOf('\n', nl + 1);
     if (next < 0) next = text.length;
     const row = text.slice(nl + 1, next);
     // One blank line may stand between the question and its options.
-    if (row.trim().length === 0 && line === 0 && options === 0) {
+    if (row.trim().length === 0 && line === 0) {
       i = nl + 1;
       continue;
     }
-    if (!OPTION_LINE.test(row)) break;
-    options++;
+    if (LETTERED_OPTION.test(row)) lettered++;
+    else if (BULLETED_OPTION.test(row)) bulleted++;
+    else break;
     i = next;
   }
-  return options >= 2;
+  return lettered >= 2 || (lettered === 0 && bulleted >= 2);
 }
-const OPTION_LINE = /^[ \t]*(?:[-*+•·]|\(?[A-Ea-e1-9][.)])[ \t]+\S.{0,80}$/;
+const LETTERED_OPTION = /^[ \t]*\(?[A-Ea-e][.)][ \t]+\S.{0,80}$/;
+const BULLETED_OPTION = /^[ \t]*[-*+•·][ \t]+[^:[\]()\s]+(?: [^:[\]()\s]+){0,5}[ \t]*$/;
+const LIST_LINE = /^[ \t]*(?:[-*+•·]|\d{1,3}[.)])[ \t]/;
 
 /** A line that belongs to the document's own text: not a header field ("From: …", "Subject: …") and not a
  * greeting or sign-off ("Good morning,", "Many thanks,"). A short letter is its request: greetings are no context. */
@@ -435,7 +447,7 @@ export function foreignTaskLines(
   for (const c of candidates) {
     // One item of a list of several is one of the list's own duties or steps, not a line slipped in on its own.
     if (c.listItem && listItems >= 3) continue;
-    if (c.kind === 'question' && hasOptionsBelow(seg.text, tokens.end[c.to - 1]!)) continue;
+    if (c.kind === 'question' && hasOptionsBelow(seg.text, tokens.start[c.from]!, tokens.end[c.to - 1]!)) continue;
     if (!seg.hidden && seg.chromeLines) {
       chrome ??= chromeKeys(seg.chromeLines);
       if (chrome.has(lineKey(seg.text.slice(tokens.start[c.from]!, tokens.end[c.to - 1]!)))) continue;
