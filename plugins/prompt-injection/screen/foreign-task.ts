@@ -335,7 +335,8 @@ function outputOrderAfterOpening(
 /** "your answer", "your entire reply": the possessive at k before a singular answer noun, one modifier between at
  * most. The one answer being written now; "your answers" are every answer, a standing rule. */
 function yourOneAnswerAt(tokens: Tokens, table: Uint16Array | undefined, k: number, b: number): boolean {
-  const one = (j: number) => j < b && wordFlags(tokens, table, j) & OUTPUT_WORD && !PLURAL_OUTPUT.has(word(tokens, j));
+  const one = (j: number) =>
+    j < b && (wordFlags(tokens, table, j) & OUTPUT_WORD) !== 0 && !PLURAL_OUTPUT.has(word(tokens, j));
   return word(tokens, k) === 'your' && (one(k + 1) || (OUTPUT_MODIFIERS.has(word(tokens, k + 1)) && one(k + 2)));
 }
 
