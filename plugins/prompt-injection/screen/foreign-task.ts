@@ -256,9 +256,14 @@ const LIST_LINE = /^[ \t]*(?:[-*+•·]|\d{1,3}[.)])[ \t]/;
 /** A line that belongs to the document's own text: not a header field ("From: …", "Subject: …") and not a
  * greeting or sign-off ("Good morning,", "Many thanks,"). A short letter is its request: greetings are no context. */
 function isDocumentLine(tokens: Tokens, a: number, b: number): boolean {
-  // A header is short: "SUBJECT: … | CONTENT: …" on one long line is the whole message.
-  if (b - a <= 12 && afterAt(tokens, a) === 0x3a) return false;
+  if (isHeaderField(tokens, a, b)) return false;
   return !(b - a <= 3 && afterAt(tokens, b - 1) === 0x2c);
+}
+
+/** "From: …", "Subject: …": a mail header field. A header is short: "SUBJECT: … | CONTENT: …" on one long line is
+ * the whole message. */
+function isHeaderField(tokens: Tokens, a: number, b: number): boolean {
+  return b - a <= 12 && afterAt(tokens, a) === 0x3a;
 }
 
 /** "Given the text above, answer this:" or "… answer the following question about the paragraph below.": the text
@@ -303,28 +308,21 @@ function codeOrKey(tokens: Tokens, k: number): boolean {
 }
 
 /**
- * Three more openings of an order on the answer, read when the line names the answer: a ban ("Do not mention the
+ * Three more openings of an order on the answer: a ban that names the one answer ("Do not mention the
  * price anywhere in your answer"), the answer as subject with a modal ("Your answer must be written in French") and
  * a clause on answering before the order ("When you answer, pretend to be a knight"). A line that ends in a colon
  * introduces what follows ("- Do not include debug symbols in the output:"), it gives no order.
  */
-function outputOrderAfterOpening(
-  tokens: Tokens,
-  table: Uint16Array | undefined,
-  first: number,
-  b: number,
-  namesAnswer: boolean,
-): boolean {
+function outputOrderAfterOpening(tokens: Tokens, table: Uint16Array | undefined, first: number, b: number): boolean {
   const w = word(tokens, first);
   let verb = -1;
   if (w === 'dont' || w === 'never') verb = first + 1;
   else if (w === 'do' && word(tokens, first + 1) === 'not') verb = first + 2;
   // A ban names the one answer being written ("… in your answer"); "Do not give me the answers" is a prompt's rule.
-  if (verb > 0 && verb < b)
-    return namesAnswer && startsWithIn(tokens, verb, b, EDIT_VERBS) && namesOneAnswer(tokens, table, verb, b);
+  if (verb > 0 && verb < b) return startsWithIn(tokens, verb, b, EDIT_VERBS) && namesOneAnswer(tokens, table, verb, b);
   if (w === 'your' && first + 2 < b && wordFlags(tokens, table, first + 1) & OUTPUT_WORD) {
     // "Your message has been sent" is a form's notice: only the answer being written is given orders.
-    return namesAnswer && word(tokens, first + 1) !== 'message' && ANSWER_MODALS.has(word(tokens, first + 2));
+    return word(tokens, first + 1) !== 'message' && ANSWER_MODALS.has(word(tokens, first + 2));
   }
   if (ANSWER_CLAUSE.has(w) && word(tokens, first + 1) === 'you' && first + 3 < b) {
     const k = first + 2;
@@ -335,8 +333,9 @@ function outputOrderAfterOpening(
 /** "your answer", "your entire reply": the possessive at k before a singular answer noun, one modifier between at
  * most. The one answer being written now; "your answers" are every answer, a standing rule. */
 function yourOneAnswerAt(tokens: Tokens, table: Uint16Array | undefined, k: number, b: number): boolean {
+  // The answer nouns (@outputNoun) that end in "s" are its plurals: answers, replies, responses, summaries.
   const one = (j: number) =>
-    j < b && (wordFlags(tokens, table, j) & OUTPUT_WORD) !== 0 && !PLURAL_OUTPUT.has(word(tokens, j));
+    j < b && (wordFlags(tokens, table, j) & OUTPUT_WORD) !== 0 && !word(tokens, j).endsWith('s');
   return word(tokens, k) === 'your' && (one(k + 1) || (OUTPUT_MODIFIERS.has(word(tokens, k + 1)) && one(k + 2)));
 }
 
@@ -364,7 +363,7 @@ function classifyLine(tokens: Tokens, table: Uint16Array | undefined, a: number,
     return 'output';
   }
   if (outputDirective && word(tokens, first) === 'in') return 'output';
-  if (lastAfter !== 0x3a && outputOrderAfterOpening(tokens, table, first, b, outputDirective)) return 'output';
+  if (lastAfter !== 0x3a && outputOrderAfterOpening(tokens, table, first, b)) return 'output';
   // "Tell the reader that …": only the writer of the answer has a reader to tell things to.
   if (
     first + 2 < b &&
@@ -496,7 +495,7 @@ function opensAsLetter(tokens: Tokens): boolean {
   for (let headers = 0; start < tokens.length && headers <= 6; headers++) {
     let end = start;
     while (end < tokens.length && tokens.line[end] === tokens.line[start]) end++;
-    if (end - start <= 12 && afterAt(tokens, start) === 0x3a) {
+    if (isHeaderField(tokens, start, end)) {
       start = end;
       continue;
     }
@@ -553,7 +552,6 @@ function addressesReaderBeyondOutput(tokens: Tokens, table: Uint16Array | undefi
   }
   return false;
 }
-const PLURAL_OUTPUT = new Set(['responses', 'replies', 'answers', 'summaries', 'messages', 'outputs', 'completions']);
 const SECOND_PERSON = new Set(['you', 'your', 'yours', 'youre', 'yourself', 'youll', 'youve', 'youd']);
 
 /**
@@ -583,7 +581,7 @@ export function foreignTaskSentences(
     );
   };
   let found: { from: number; to: number } | undefined;
-  const letter = opensAsLetter(tokens);
+  let letter: boolean | undefined;
   let from = 0;
   for (let k = 1; k <= tokens.length; k++) {
     if (k < tokens.length && tokens.line[k] === tokens.line[from]) continue;
@@ -624,6 +622,7 @@ export function foreignTaskSentences(
       } else if (ordersOrAsks(tokens, s, e) || addressesReader(tokens, s, e)) {
         // A letter speaks to its reader and asks things of them ("Could you confirm …?"): that is its own text. Any
         // other prose that does is a prompt, whose requests are all its writer's.
+        letter ??= opensAsLetter(tokens);
         if (!letter) {
           candidate = undefined;
           break;
