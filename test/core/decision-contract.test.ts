@@ -102,4 +102,20 @@ describe('decision contract', () => {
     assert.deepEqual(await Promise.all(data.map((d) => signer.sign(d))), expected);
     assert.ok(signer.stats.fallbacks >= 1, 'signed on this thread after close');
   });
+
+  it('closed while the worker\'s answer waits unread: close() and the batch still settle', async () => {
+    // The worker answers while this thread is busy; close() comes before that answer is read. Reading it must not
+    // let the worker go unref'd before its exit, or the event loop ends with close() pending (a CI flake, now fixed).
+    const signer = new BatchSigner(privateKey);
+    const data = Array.from({ length: 20 }, (_, i) => `payload ${i}`);
+    const expected = data.map((d) => sign(null, Buffer.from(d), privateKey).toString('base64url'));
+    await Promise.all(data.map((d) => signer.sign(d)));
+    for (let round = 0; round < 5; round++) {
+      const pending = Promise.all(data.map((d) => signer.sign(d)));
+      await new Promise((r) => setImmediate(r));
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 20); // busy here while the worker answers
+      if (round === 4) await signer.close();
+      assert.deepEqual(await pending, expected);
+    }
+  });
 });

@@ -93,7 +93,9 @@ export class BatchSigner {
       const batch = this.inFlight.get(m.id);
       if (!batch) return;
       this.inFlight.delete(m.id);
-      if (this.inFlight.size === 0) worker.unref();
+      // Once closing, the worker stays ref'd until its 'exit': terminate() resolves on that event, and an unref'd
+      // worker lets the event loop end before it comes (seen as a close() that never settled).
+      if (this.inFlight.size === 0 && !this.closed) worker.unref();
       for (let i = 0; i < batch.length; i++) batch[i]!.resolve(m.signatures[i]!);
     });
     const lost = () => {
@@ -133,6 +135,7 @@ export class BatchSigner {
   /** Stops the worker; whatever it still held, and anything asked for later, is signed on this thread. */
   async close(): Promise<void> {
     this.closed = true;
+    this.worker?.ref();
     await this.worker?.terminate(); // its 'exit' hands what it held to signHere
   }
 }
