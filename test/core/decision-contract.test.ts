@@ -103,7 +103,7 @@ describe('decision contract', () => {
     assert.ok(signer.stats.fallbacks >= 1, 'signed on this thread after close');
   });
 
-  it('closed while the worker\'s answer waits unread: close() and the batch still settle', async () => {
+  it("closed while the worker's answer waits unread: close() and the batch still settle", async () => {
     // The worker answers while this thread is busy; close() comes before that answer is read. Reading it must not
     // let the worker go unref'd before its exit, or the event loop ends with close() pending (a CI flake, now fixed).
     const signer = new BatchSigner(privateKey);
