@@ -45,20 +45,30 @@ function startsWithIn(tokens: Tokens, from: number, to: number, set: WordSet): b
  * an object or possessive pronoun after a word it can refer to ("How can people reduce their footprint?", unless
  * the line asks who or which), a demonstrative before a time noun ("this year"), and "US" written as a name.
  */
-function mentionsDocument(tokens: Tokens, table: Uint16Array | undefined, from: number, to: number): boolean {
+function mentionsDocument(
+  tokens: Tokens,
+  table: Uint16Array | undefined,
+  from: number,
+  to: number,
+  inlineObjects = false,
+): boolean {
   // "Who has fewer cells in their body?": the pronoun refers to the person asked for, someone in the document.
   const asksForSomeone = ASKS_FOR_SOMEONE.has(word(tokens, from));
   let antecedent = false;
   for (let k = from; k < to; k++) {
     const f = wordFlags(tokens, table, k);
-    if (f & DOC_WORD && !inLineReference(tokens, k, from, to, antecedent)) return true;
+    if (f & DOC_WORD && !inLineReference(tokens, k, from, to, antecedent, inlineObjects)) return true;
+    // "Paraphrase the sentence: She plays for …": what follows the colon is the line's own object, quoted; its
+    // pronouns and references are its own.
+    if (inlineObjects && k > from && k < to - MIN_INLINE_OBJECT && afterAt(tokens, k) === 0x3a) return false;
     if (pointsBack(tokens, k, from, to)) return true;
     // "the process" points at the document; "the process of photosynthesis" names its own topic.
     if (
       f & DOC_FIRST &&
       k + 1 < to &&
       DOC_REFERENCE.words.has(`${word(tokens, k)}_${word(tokens, k + 1)}`) &&
-      !(k + 2 < to && word(tokens, k + 2) === 'of')
+      !(k + 2 < to && word(tokens, k + 2) === 'of') &&
+      !(inlineObjects && objectFollowsColon(tokens, k + 1, to))
     )
       return true;
     if (!antecedent && !asksForSomeone && isContent(word(tokens, k))) antecedent = true;
@@ -79,12 +89,36 @@ function pointsBack(tokens: Tokens, k: number, from: number, to: number): boolea
 }
 const CLAUSE_CLOSERS = new Set(['in', 'into', 'for', 'to', 'as', 'with', 'using', 'from', 'so', 'again', 'now']);
 
-function inLineReference(tokens: Tokens, k: number, from: number, to: number, antecedent: boolean): boolean {
+function inLineReference(
+  tokens: Tokens,
+  k: number,
+  from: number,
+  to: number,
+  antecedent: boolean,
+  inlineObjects: boolean,
+): boolean {
   const w = word(tokens, k);
+  if (inlineObjects && objectFollowsColon(tokens, k, to)) return true;
   if (antecedent && OBJECT_PRONOUNS.has(w)) return true;
   if (k + 1 < to && TIME_NOUNS.has(word(tokens, k + 1)) && DEMONSTRATIVES.has(w)) return true;
   return w === 'us' && k > from && tokens.cap[k] === 1 && tokens.text.charCodeAt(tokens.start[k]! + 1) === 0x53;
 }
+
+/**
+ * "Paraphrase the sentence: She plays for …", "Answer this question: how are …", "Classify the following review: …":
+ * the reference (at k, or a word or two after it) ends in a colon and what it names follows on the same line, so it
+ * points into the line, not at the document around it.
+ */
+function objectFollowsColon(tokens: Tokens, k: number, to: number, span = 2): boolean {
+  for (let j = k; j < to - MIN_INLINE_OBJECT && j <= k + span; j++) if (afterAt(tokens, j) === 0x3a) return true;
+  return false;
+}
+/** A task line whose object follows a colon on the line itself: foreign only in the middle of a document. */
+const INLINE_TASK = 'inline-task';
+/** Tokens of the document's prose an INLINE_TASK line needs on each side of it. */
+const INLINE_SIDE = 8;
+/** Words after the colon for an in-line object: fewer is a label ("Read the text: yes") or a list's lead-in. */
+const MIN_INLINE_OBJECT = 3;
 
 function stem(w: string): string {
   return w.length > 6 ? w.slice(0, 6) : w;
@@ -373,8 +407,21 @@ function classifyLine(tokens: Tokens, table: Uint16Array | undefined, a: number,
   ) {
     return 'output';
   }
-  if (mentionsDocument(tokens, table, a, b)) return '';
-  if (startsWithIn(tokens, first, b, TASK_VERBS) && lastAfter !== 0x3a && !codeOrKey(tokens, first)) return 'task';
+  // A task that hands over its own object after a colon ("Paraphrase the sentence: She plays for …", "Answer this
+  // question: how are …?") is how a prompt opens, or ends after a passage; only between two parts of a document
+  // is it foreign there, which foreignTaskLines checks for INLINE kinds.
+  let inline = false;
+  if (mentionsDocument(tokens, table, a, b)) {
+    if (!mentionsDocument(tokens, table, a, b, true)) inline = true;
+    else return '';
+  }
+  if (startsWithIn(tokens, first, b, TASK_VERBS) && lastAfter !== 0x3a && !codeOrKey(tokens, first)) {
+    return inline ? INLINE_TASK : 'task';
+  }
+  if (ANSWER_VERBS.has(word(tokens, first)) && lastAfter !== 0x3a && objectFollowsColon(tokens, first + 1, b, 3)) {
+    return INLINE_TASK;
+  }
+  if (inline) return '';
   // "Answer in the style of a knight", "Respond only in French": how to answer, asked of whoever answers.
   if (first + 1 < b && ANSWER_VERBS.has(word(tokens, first)) && startsWithIn(tokens, first + 1, b, ANSWER_MANNER)) {
     return 'output';
@@ -403,7 +450,7 @@ export function foreignTaskLines(
   // A prompt to an assistant is a list of instructions by genre; its lines are its own duties.
   if (!seg.hidden && opensAsPrompt(seg.text)) return [];
   const table = flagTable(tokens);
-  const candidates: { from: number; to: number; kind: string; listItem: boolean }[] = [];
+  const candidates: { from: number; to: number; kind: string; listItem: boolean; docBefore: number }[] = [];
   // Tokens of the document's own prose lines, the number of list items among all its lines, and the tokens of its
   // last line that is neither a candidate nor a header or greeting (a signature when short).
   let docTokens = 0;
@@ -429,7 +476,7 @@ export function foreignTaskLines(
     if (listItem) listItems++;
     // Questions in hidden markup are polls and collapsed FAQ answers far more often than attacks.
     if (kind && !(kind === 'question' && (seg.hidden || wasIntroduced))) {
-      candidates.push({ from: a, to: b, kind, listItem });
+      candidates.push({ from: a, to: b, kind, listItem, docBefore: docTokens });
       // More than two: a page of such lines (an FAQ), not an injected one; nothing more to learn.
       if (candidates.length > 2) return [];
     } else if (isDocumentLine(tokens, a, b)) {
@@ -447,6 +494,7 @@ export function foreignTaskLines(
   for (const c of candidates) {
     // One item of a list of several is one of the list's own duties or steps, not a line slipped in on its own.
     if (c.listItem && listItems >= 3) continue;
+    if (c.kind === INLINE_TASK && (c.docBefore < INLINE_SIDE || docTokens - c.docBefore < INLINE_SIDE)) continue;
     if (c.kind === 'question' && hasOptionsBelow(seg.text, tokens.start[c.from]!, tokens.end[c.to - 1]!)) continue;
     if (!seg.hidden && seg.chromeLines) {
       chrome ??= chromeKeys(seg.chromeLines);
