@@ -68,7 +68,8 @@ function mentionsDocument(
       k + 1 < to &&
       DOC_REFERENCE.words.has(`${word(tokens, k)}_${word(tokens, k + 1)}`) &&
       !(k + 2 < to && word(tokens, k + 2) === 'of') &&
-      !(inlineObjects && objectFollowsColon(tokens, k + 1, to))
+      !(inlineObjects && objectFollowsColon(tokens, k + 1, to)) &&
+      !quoteFollows(tokens, k + 1)
     )
       return true;
     if (!antecedent && !asksForSomeone && isContent(word(tokens, k))) antecedent = true;
@@ -113,6 +114,15 @@ function objectFollowsColon(tokens: Tokens, k: number, to: number, span = 2): bo
   for (let j = k; j < to - MIN_INLINE_OBJECT && j <= k + span; j++) if (afterAt(tokens, j) === 0x3a) return true;
   return false;
 }
+/** "the word 'banana'", "the phrase \"visit now\"": what the reference names is quoted right after it, in the line. */
+function quoteFollows(tokens: Tokens, k: number): boolean {
+  const text = tokens.text;
+  let j = tokens.end[k]!;
+  while (j < text.length && text.charCodeAt(j) === 0x20) j++;
+  return QUOTES.has(text.charCodeAt(j));
+}
+const QUOTES = new Set([0x22, 0x27, 0x201c, 0x2018, 0x60]);
+
 /** A task line whose object follows a colon on the line itself: foreign only in the middle of a document. */
 const INLINE_TASK = 'inline-task';
 /** Tokens of the document's prose an INLINE_TASK line needs on each side of it. */
@@ -362,6 +372,13 @@ function outputOrderAfterOpening(tokens: Tokens, table: Uint16Array | undefined,
     const k = first + 2;
     return ANSWER_VERBS.has(word(tokens, k)) && afterAt(tokens, k) === 0x2c;
   }
+  // "Before answering, list …": the same clause without its subject, then a task verb. "Before replying, please
+  // check the attached invoice" asks the human reader to check something first.
+  if (ANSWER_CLAUSE.has(w) && first + 2 < b && ANSWERING.has(word(tokens, first + 1))) {
+    return (
+      afterAt(tokens, first + 1) === 0x2c && startsWithIn(tokens, skipFillers(tokens, first + 2, b), b, TASK_VERBS)
+    );
+  }
   return false;
 }
 /** "your answer", "your entire reply": the possessive at k before a singular answer noun, one modifier between at
@@ -378,6 +395,7 @@ function namesOneAnswer(tokens: Tokens, table: Uint16Array | undefined, a: numbe
   return false;
 }
 const ANSWER_MODALS = new Set(['must', 'should', 'shall']);
+const ANSWERING = new Set(['answering', 'replying', 'responding']);
 const ANSWER_CLAUSE = new Set(['when', 'whenever', 'while', 'before', 'after', 'once', 'as']);
 /** First words of the output orders classifyLine reads besides verbs: "In your reply, …" and the openings above. */
 const OUTPUT_ORDER_OPENERS = new Set(['in', 'do', 'dont', 'never', 'your', ...ANSWER_CLAUSE]);
@@ -491,10 +509,15 @@ export function foreignTaskLines(
   const counts = seg.hidden ? visibleCounts() : stemCounts(tokens, meter);
   const out: { text: string; tok: number; start: number; end: number }[] = [];
   let chrome: Set<string> | undefined;
+  let letter: boolean | undefined;
   for (const c of candidates) {
     // One item of a list of several is one of the list's own duties or steps, not a line slipped in on its own.
     if (c.listItem && listItems >= 3) continue;
-    if (c.kind === INLINE_TASK && (c.docBefore < INLINE_SIDE || docTokens - c.docBefore < INLINE_SIDE)) continue;
+    // A letter ("Hi Tom, …") is no prompt: there a task with its object after a colon is foreign anywhere.
+    if (c.kind === INLINE_TASK && (c.docBefore < INLINE_SIDE || docTokens - c.docBefore < INLINE_SIDE)) {
+      letter ??= opensAsLetter(tokens);
+      if (!letter) continue;
+    }
     if (c.kind === 'question' && hasOptionsBelow(seg.text, tokens.start[c.from]!, tokens.end[c.to - 1]!)) continue;
     if (!seg.hidden && seg.chromeLines) {
       chrome ??= chromeKeys(seg.chromeLines);
