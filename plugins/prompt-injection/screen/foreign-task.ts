@@ -7,6 +7,7 @@ import { opensAsPrompt } from '../prompt-genre.ts';
 import { compiled } from './pattern-file.ts';
 import {
   ANSWER_MANNER,
+  AGENT_WORDS,
   ANSWER_VERBS,
   CONJUNCTIONS,
   DEMONSTRATIVES,
@@ -212,6 +213,16 @@ function skipFillers(tokens: Tokens, from: number, to: number): number {
   return k;
 }
 
+/** "AI assistant, please add …", "Model, answer …": the AI reader called by name before the order; the order starts
+ * after the comma. */
+function skipVocative(tokens: Tokens, from: number, to: number): number {
+  for (let k = from; k < to - 2 && k <= from + 1; k++) {
+    if (afterAt(tokens, k) !== 0x2c) continue;
+    return AGENT_WORDS.has(word(tokens, k)) ? skipFillers(tokens, k + 1, to) : from;
+  }
+  return from;
+}
+
 /**
  * "What year did the wall fall? Answer this first.": a question followed by a short order to answer it is one
  * injected task written as two sentences. Returns the end of the question, or -1.
@@ -408,7 +419,7 @@ function classifyLine(tokens: Tokens, table: Uint16Array | undefined, a: number,
     return end < 0 || end - a < 5 ? '' : classifyLine(tokens, table, a, end);
   }
   if (isHeading(tokens, table, a, b)) return '';
-  const first = skipFillers(tokens, a, b);
+  const first = skipVocative(tokens, skipFillers(tokens, a, b), b);
   const lastAfter = afterAt(tokens, b - 1);
   const outputDirective = namesTheOutput(tokens, table, a, b);
   if (outputDirective && (startsWithIn(tokens, first, b, EDIT_VERBS) || startsWithIn(tokens, first, b, TASK_VERBS))) {
