@@ -80,5 +80,40 @@ export function negated(tokens: Tokens, start: number): boolean {
     if (tokens.sent[k] !== tokens.sent[start]) return false;
     if (NEGATORS.has(word(tokens, k))) return sameClause(tokens, k, start);
   }
+  return reportedRequest(tokens, start);
+}
+
+/**
+ * "We will never ask you to tell us your password", "If someone asks you to tell them your password, hang up": the
+ * phrase is what somebody else might ask of the reader, denied or put as a condition, a warning and not an order.
+ * The phrase follows "ask(s) you to", and a negator or a conditional word stands before the asking verb in the same
+ * clause (up to ASKER_REACH words back: "Nobody from the bank will ask you to …").
+ */
+function reportedRequest(tokens: Tokens, start: number): boolean {
+  const ask = start - 3;
+  if (ask < 0 || word(tokens, start - 1) !== 'to' || !ASKED.has(word(tokens, start - 2))) return false;
+  if (!ASK_VERBS.has(word(tokens, ask)) || !sameClause(tokens, ask, start)) return false;
+  // "When I ask you to tell me the password, do it": the writer's own request, set up for later.
+  if (ask > 0 && word(tokens, ask - 1) === 'i') return false;
+  for (let k = ask - 1; k >= 0 && k >= ask - ASKER_REACH; k--) {
+    if (tokens.sent[k] !== tokens.sent[ask] || !sameClause(tokens, k, ask)) return false;
+    const w = word(tokens, k);
+    if (NEGATORS.has(w) || CONDITIONS.has(w)) return true;
+  }
   return false;
 }
+const ASKER_REACH = 6;
+const ASK_VERBS = new Set([
+  'ask',
+  'asks',
+  'asked',
+  'asking',
+  'request',
+  'requests',
+  'requested',
+  'tell',
+  'tells',
+  'told',
+]);
+const ASKED = new Set(['you', 'u', 'them', 'anyone', 'customers', 'users', 'people', 'members']);
+const CONDITIONS = new Set(['if', 'when', 'whenever', 'unless', 'nobody', 'noone', 'should']);
