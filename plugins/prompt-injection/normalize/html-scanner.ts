@@ -238,6 +238,13 @@ export function extractHtml(html: string, meter?: Meter): HtmlText {
       i = Math.max(lt + 1, tag.scanned);
       continue;
     }
+    // "adds an extra inline `<script>` tag": a tag written as Markdown inline code is named, not opened. Its text
+    // stays where it is (a browser shows the backticks and would still hide the text, so the screen reads it as
+    // visible, never as dropped).
+    if (lt > 0 && html.charCodeAt(lt - 1) === 0x60 && html.charCodeAt(tag.end) === 0x60) {
+      i = tag.end;
+      continue;
+    }
     emit(html.slice(textStart, lt));
     i = tag.end;
     textStart = i;
