@@ -180,10 +180,18 @@ describe('learned layer', () => {
   });
 
   it('at the shipped rules, a meta description idiom of a real page is not a credential request', async () => {
-    const page =
+    // "What's the secret to …" (a real page's meta description) no longer reads as a credential ask at all; a bus
+    // token in the same place still does at the pattern layer, and the model's corroboration clears it.
+    const idiom =
       '<html><head><meta name="description" content="The rocky island makes an astonishingly quick comeback. ' +
       'What’s the secret to its recovery?"></head><body><p>The island was stripped of its plants by goats, and ' +
       'they came back within a decade.</p></body></html>';
+    assert.equal(screenText(idiom).severity, 'none');
+    assert.equal(((await detect(shipped!, idiom)).data as { severity: string }).severity, 'none');
+    const page =
+      '<html><head><meta name="description" content="Bus fares explained. What is the token for the night bus? ' +
+      'Buy one at the kiosk."></head><body><p>The island ferry runs twice a day in summer and once in winter.' +
+      '</p></body></html>';
     assert.equal(screenText(page).severity, 'high', 'premise: the half-weight phrase fires doubled without a model');
     assert.equal(((await detect(shipped!, page)).data as { severity: string }).severity, 'none');
   });
