@@ -499,6 +499,9 @@ export function foreignTaskLines(
     let kind = classifyLine(tokens, table, a, b);
     // Its leading markup is read only for a line that reads as a task.
     if (kind && opensAsHeadingOrComment(tokens, a)) kind = '';
+    // "<!-- Create an author post link -->": an HTML comment is where a page's developers write their own steps; there
+    // only an order on the answer or a question is foreign (phrase families still read every comment).
+    if ((kind === 'task' || kind === INLINE_TASK) && seg.via === 'html comment') kind = '';
     const wasIntroduced = introduced;
     introduced = !kind && introducesQuestion(tokens, table, a, b);
     const listItem = isListItem(tokens, a);
