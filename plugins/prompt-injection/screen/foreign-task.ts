@@ -444,7 +444,9 @@ function classifyLine(tokens: Tokens, table: Uint16Array | undefined, a: number,
     if (!mentionsDocument(tokens, table, a, b, true)) inline = true;
     else return '';
   }
-  if (startsWithIn(tokens, first, b, TASK_VERBS) && lastAfter !== 0x3a && !codeOrKey(tokens, first)) {
+  // "Just imagine, you're trying to …": "imagine" with a comma is an interjection that opens a scene, not a task.
+  const interjection = word(tokens, first) === 'imagine' && afterAt(tokens, first) === 0x2c;
+  if (startsWithIn(tokens, first, b, TASK_VERBS) && lastAfter !== 0x3a && !codeOrKey(tokens, first) && !interjection) {
     return inline ? INLINE_TASK : 'task';
   }
   if (ANSWER_VERBS.has(word(tokens, first)) && lastAfter !== 0x3a && objectFollowsColon(tokens, first + 1, b, 3)) {
