@@ -14,11 +14,16 @@
 import { internEpoch, internString } from './intern.ts';
 import { buildSlots } from './matcher/slots.ts';
 import type { Compiled, Match, Meter, PatternDef } from './matcher/types.ts';
-import { wordSlotIndex } from './matcher/word-index.ts';
+import { exactWords, wordSlotIndex } from './matcher/word-index.ts';
 import { afterAt, type Tokens } from './tokenizer.ts';
 
 export type { Compiled, Match, Meter, PatternDef } from './matcher/types.ts';
 export { afterAt, isCjk, type Tokens, tokenize } from './tokenizer.ts';
+
+/** The exact vocabulary of compiled patterns (the words typo tolerance reads slips of). */
+export function patternVocabulary(patterns: PatternDef[], lexicons: Record<string, string[]>): Set<string> {
+  return exactWords(buildSlots(patterns, lexicons).slotWords);
+}
 
 /** The character a slot's word must be followed by, by its slotColon code: none, ':', '=', ','. */
 const PUNCTUATION_AFTER = [0, 0x3a, 0x3d, 0x2c];
@@ -27,6 +32,7 @@ export function compile(
   patterns: PatternDef[],
   lexicons: Record<string, string[]>,
   fillerWords: string[] = [],
+  realWords?: ReadonlySet<string>,
 ): Compiled {
   const { slots, slotWords, states } = buildSlots(patterns, lexicons);
   const fillers = new Set(fillerWords);
@@ -43,7 +49,7 @@ export function compile(
   const maxGap = Math.max(0, ...patternGap);
   const maskWords = (patterns.length + 31) >>> 5;
 
-  const index = wordSlotIndex(slots, slotWords, patterns, maskWords);
+  const index = wordSlotIndex(slots, slotWords, patterns, maskWords, realWords);
   const slotColon = index.slotColon;
 
   // waitSince[state] holds base + the token index that made the state live. Each call starts `base` more than

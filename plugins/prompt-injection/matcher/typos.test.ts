@@ -2,7 +2,9 @@
 // endings, short words and a different first letter are not slips.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { compile, type Meter, tokenize } from '../matcher.ts';
+import { compile, type Meter, patternVocabulary, tokenize } from '../matcher.ts';
+import { compiled, file } from '../screen/pattern-file.ts';
+import realWordsFile from './real-words.json' with { type: 'json' };
 import { oneSlipApart, typoIndex } from './typos.ts';
 
 const vocabulary = ['ignore', 'instructions', 'previous', 'everything', 'forget', 'prompt', 'system', 'rules'];
@@ -72,5 +74,32 @@ describe('typos in the automaton', () => {
   it('does not take an inflected word for a slip', () => {
     assert.equal(hits('They ignored previous instructions.'), 0);
     assert.equal(hits('He forgot previous instructions.'), 0);
+  });
+});
+
+describe('real words are never slips', () => {
+  it('reads a listed word as itself', () => {
+    const vocab = ['though', 'waiting', 'instructions'];
+    assert.deepEqual(typoIndex(vocab).near('through'), ['though'], 'premise: one slip apart');
+    const withReal = typoIndex(vocab, new Set(['through', 'wanting']));
+    assert.deepEqual(withReal.near('through'), []);
+    assert.deepEqual(withReal.near('wanting'), []);
+    assert.deepEqual(withReal.near('instrucitons'), ['instructions'], 'other slips still read');
+  });
+
+  it('the shipped list is sorted, without repeats, and every word is one slip from a pattern word', () => {
+    const words = realWordsFile.words as string[];
+    assert.ok(words.length > 0);
+    assert.deepEqual(words, [...new Set(words)].sort());
+    const slips = typoIndex(patternVocabulary(file.patterns, file.lexicons));
+    const stale = words.filter((w) => slips.near(w).length === 0);
+    assert.deepEqual(stale, [], 'run npm run data:real-words after changing patterns.json');
+  });
+
+  it('the shipped automaton does not read "without wanting" as "without waiting"', () => {
+    const hitIds = (text: string) =>
+      compiled.match(tokenize(text, compiled.fillers)).map((m) => compiled.patterns[m.pattern]!.id);
+    assert.ok(!hitIds('She left without wanting to make a scene.').includes('tool.silent_action'));
+    assert.ok(hitIds('Send it without waiting for approval.').includes('tool.silent_action'));
   });
 });

@@ -53,7 +53,11 @@ export function oneSlipApart(a: string, b: string): boolean {
   return la > lb ? a.slice(p + 1) === b.slice(p) : a.slice(p) === b.slice(p + 1);
 }
 
-export function typoIndex(vocabulary: Iterable<string>): TypoIndex {
+/**
+ * `realWords`: words of ordinary text that happen to be one slip from a vocabulary word ("through" / "though",
+ * "thanks" / "thinks", "werden" / "werfen", "consent" / "content"): a word in this set is itself, never a slip.
+ */
+export function typoIndex(vocabulary: Iterable<string>, realWords: ReadonlySet<string> = new Set()): TypoIndex {
   const words = new Set<string>();
   let longest = 0;
   const byDeletion = new Map<string, string[]>();
@@ -72,7 +76,7 @@ export function typoIndex(vocabulary: Iterable<string>): TypoIndex {
     near(w, meter) {
       // A word more than one letter longer than the longest vocabulary word cannot be a slip of one, and must not
       // cost its length squared in deletions (one run of letters can be a megabyte long).
-      if (w.length > longest + 1 || !eligible(w, MIN_LENGTH - 1) || words.has(w)) return [];
+      if (w.length > longest + 1 || !eligible(w, MIN_LENGTH - 1) || words.has(w) || realWords.has(w)) return [];
       const found = new Set<string>();
       const probe = (k: string) => {
         if (meter) meter.steps++;

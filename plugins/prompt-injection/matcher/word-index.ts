@@ -22,11 +22,40 @@ export interface WordSlotIndex {
   pool(): Int32Array;
 }
 
+/**
+ * A slot's word as written in patterns.json: the word itself, the punctuation it must be followed by (1 colon,
+ * 2 equals sign, 3 comma), and whether it is `@cap`, a `*suffix`, a `prefix*` or an exact word.
+ */
+export function parseSlotWord(word: string): { w: string; after: number; kind: 'cap' | 'suffix' | 'prefix' | 'exact' } {
+  let w = word;
+  let after = 0;
+  const last = w.length > 1 ? w[w.length - 1] : '';
+  if (last === ':' || last === '=' || last === ',') {
+    w = w.slice(0, -1);
+    after = last === ':' ? 1 : last === '=' ? 2 : 3;
+  }
+  if (w === '@cap') return { w, after, kind: 'cap' };
+  if (w.startsWith('*') && w.length > 1) return { w: w.slice(1), after, kind: 'suffix' };
+  if (w.endsWith('*') && w.length > 1) return { w: w.slice(0, -1), after, kind: 'prefix' };
+  return { w, after, kind: 'exact' };
+}
+
+/** The exact words of the slots: the vocabulary that typo tolerance reads slips of. */
+export function exactWords(slotWords: readonly string[]): Set<string> {
+  const out = new Set<string>();
+  for (const word of slotWords) {
+    const { w, kind } = parseSlotWord(word);
+    if (kind === 'exact') out.add(w);
+  }
+  return out;
+}
+
 export function wordSlotIndex(
   slots: readonly Slot[],
   slotWords: readonly string[],
   patterns: readonly PatternDef[],
   maskWords: number,
+  realWords?: ReadonlySet<string>,
 ): WordSlotIndex {
   const exact = new Map<string, number[]>();
   const prefix = new Map<string, number[]>();
@@ -38,33 +67,22 @@ export function wordSlotIndex(
   const commaSlots = new Set<number>();
   const capSlots: number[] = [];
   slotWords.forEach((word, id) => {
-    let w = word;
-    if (w.endsWith(':') && w.length > 1) {
-      w = w.slice(0, -1);
-      colonSlots.add(id);
-    } else if (w.endsWith('=') && w.length > 1) {
-      w = w.slice(0, -1);
-      equalsSlots.add(id);
-    } else if (w.endsWith(',') && w.length > 1) {
-      w = w.slice(0, -1);
-      commaSlots.add(id);
-    }
-    if (w === '@cap') {
+    const { w, after, kind } = parseSlotWord(word);
+    if (after === 1) colonSlots.add(id);
+    else if (after === 2) equalsSlots.add(id);
+    else if (after === 3) commaSlots.add(id);
+    if (kind === 'cap') {
       capSlots.push(id);
-      return;
-    }
-    if (w.startsWith('*') && w.length > 1) {
-      const suf = w.slice(1);
-      suffixLens.add(suf.length);
-      const arr = suffix.get(suf) ?? [];
+    } else if (kind === 'suffix') {
+      suffixLens.add(w.length);
+      const arr = suffix.get(w) ?? [];
       arr.push(id);
-      suffix.set(suf, arr);
-    } else if (w.endsWith('*') && w.length > 1) {
-      const pre = w.slice(0, -1);
-      prefixLens.add(pre.length);
-      const arr = prefix.get(pre) ?? [];
+      suffix.set(w, arr);
+    } else if (kind === 'prefix') {
+      prefixLens.add(w.length);
+      const arr = prefix.get(w) ?? [];
       arr.push(id);
-      prefix.set(pre, arr);
+      prefix.set(w, arr);
     } else {
       const arr = exact.get(w) ?? [];
       arr.push(id);
@@ -80,7 +98,7 @@ export function wordSlotIndex(
   // table is bounded there, so a flood of random words cannot grow these without limit.
   const excluded = patterns.map((p) => (p.exclude ? new Set(p.exclude) : undefined));
   // A word outside the vocabulary that is one slip from a vocabulary word fills that word's exact slots (typos.ts).
-  const typos = typoIndex(exact.keys());
+  const typos = typoIndex(exact.keys(), realWords);
 
   const slotsOf = (w: string, cap: boolean, meter?: Meter): number => {
     const ids: number[] = [];

@@ -6,8 +6,8 @@ import type { Segment } from '../normalize.ts';
 import { opensAsPrompt } from '../prompt-genre.ts';
 import { compiled } from './pattern-file.ts';
 import {
-  ANSWER_MANNER,
   AGENT_WORDS,
+  ANSWER_MANNER,
   ANSWER_VERBS,
   CONJUNCTIONS,
   DEMONSTRATIVES,

@@ -1,5 +1,7 @@
 // patterns.json, validated and compiled once at load: the categories and their flags, the phrase automaton, and the
 // word lists the other stages derive their sets from.
+
+import realWordsFile from '../matcher/real-words.json' with { type: 'json' };
 import { compile, type PatternDef } from '../matcher.ts';
 import { checkPatternRules, type PatternRules, SHIPPED_PATTERN_RULES } from '../pattern-rules.ts';
 import patternFile from '../patterns.json' with { type: 'json' };
@@ -92,7 +94,10 @@ export function checkScreenRules(rules: PatternRules): void {
   checkPatternRules(rules, Object.keys(file.categories), file.patterns);
 }
 
-export const compiled = compile(file.patterns, file.lexicons, file.fillers);
+/** Words of ordinary text one slip from a pattern word: never read as typos (npm run data:real-words). */
+const REAL_WORDS: ReadonlySet<string> = new Set(realWordsFile.words as string[]);
+
+export const compiled = compile(file.patterns, file.lexicons, file.fillers, REAL_WORDS);
 export const categories = file.categories;
 
 export function expandWords(list: string[]): Set<string> {
