@@ -70,7 +70,8 @@ function mentionsDocument(
       DOC_REFERENCE.words.has(`${word(tokens, k)}_${word(tokens, k + 1)}`) &&
       !(k + 2 < to && word(tokens, k + 2) === 'of') &&
       !(inlineObjects && objectFollowsColon(tokens, k + 1, to)) &&
-      !quoteFollows(tokens, k + 1)
+      !quoteFollows(tokens, k + 1) &&
+      !nameFollows(tokens, k + 1, to)
     )
       return true;
     if (!antecedent && !asksForSomeone && isContent(word(tokens, k))) antecedent = true;
@@ -123,6 +124,11 @@ function quoteFollows(tokens: Tokens, k: number): boolean {
   return QUOTES.has(text.charCodeAt(j));
 }
 const QUOTES = new Set([0x22, 0x27, 0x201c, 0x2018, 0x60]);
+/** "the movie Titanic", "the book Dune": the reference is followed by the name of what it points at, in the line. */
+function nameFollows(tokens: Tokens, k: number, to: number): boolean {
+  const j = k + 1;
+  return j < to && tokens.cap[j] === 1 && tokens.sent[j] === tokens.sent[k] && afterAt(tokens, k) === 0;
+}
 
 /** A task line whose object follows a colon on the line itself: foreign only in the middle of a document. */
 const INLINE_TASK = 'inline-task';
