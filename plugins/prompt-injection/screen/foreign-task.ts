@@ -130,7 +130,7 @@ function nameFollows(tokens: Tokens, k: number, to: number): boolean {
   return j < to && tokens.cap[j] === 1 && tokens.sent[j] === tokens.sent[k] && afterAt(tokens, k) === 0;
 }
 
-/** A task line whose object follows a colon on the line itself: foreign only in the middle of a document. */
+/** A task line whose object follows a colon on the line itself: foreign only mid-document or in a letter. */
 const INLINE_TASK = 'inline-task';
 /** Tokens of the document's prose an INLINE_TASK line needs on each side of it. */
 const INLINE_SIDE = 8;
