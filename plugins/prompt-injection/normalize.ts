@@ -2,7 +2,7 @@ import type { Meter } from './matcher.ts';
 import { decodeEncodedRuns } from './normalize/encoded-runs.ts';
 import { foldText, styledLetters } from './normalize/fold.ts';
 import { decodeTagRuns, decodeZeroWidthBinary, stripInvisible } from './normalize/hidden-characters.ts';
-import { extractHtml, looksLikeHtml } from './normalize/html-scanner.ts';
+import { extractHtml, HTML_COMMENT, looksLikeHtml } from './normalize/html-scanner.ts';
 import { decodeQuotedJson } from './normalize/json-strings.ts';
 import { decodeMorse } from './normalize/morse.ts';
 import { extractComments } from './normalize/plain-comments.ts';
@@ -65,7 +65,7 @@ export function normalize(input: string, meter?: Meter): Normalized {
   } else {
     const ex = extractComments(stripped.text);
     segments.push({ text: foldText(ex.visible), hidden: false, obfuscated: styledLetters(ex.visible) >= 3 });
-    for (const c of ex.comments) segments.push({ text: foldText(c), hidden: true, via: 'html comment' });
+    for (const c of ex.comments) segments.push({ text: foldText(c), hidden: true, via: HTML_COMMENT });
   }
   for (const m of hiddenMessages) segments.push({ text: foldText(m.text), hidden: true, via: m.encoding });
   // Morse code is visible but unreadable to most people: screened like text in look-alike letters.

@@ -100,6 +100,9 @@ const CHROME = new Set([
 const CHROME_SHARE = 0.75;
 
 /** Quick test used to decide between the HTML scanner and plain-text folding. */
+/** The `via` of text read from an HTML comment (pages and plain text alike); the structure rules read it. */
+export const HTML_COMMENT = 'html comment';
+
 export function looksLikeHtml(text: string): boolean {
   let tags = 0;
   let closing = 0;
@@ -218,7 +221,7 @@ export function extractHtml(html: string, meter?: Meter): HtmlText {
       if (afterUnclosed !== undefined) emit(body);
       else if (!body.startsWith('[if') && !body.startsWith('<![endif')) {
         flushHidden();
-        hidden.push({ text: body, via: 'html comment' });
+        hidden.push({ text: body, via: HTML_COMMENT });
       }
       i = end < 0 ? n : end + 3;
       textStart = i;

@@ -2,6 +2,7 @@
 // output directive aimed at the reader and unrelated to the rest of the document.
 import { afterAt, type Meter, type Tokens } from '../matcher.ts';
 import { foldText } from '../normalize/fold.ts';
+import { HTML_COMMENT } from '../normalize/html-scanner.ts';
 import type { Segment } from '../normalize.ts';
 import { opensAsPrompt } from '../prompt-genre.ts';
 import { compiled } from './pattern-file.ts';
@@ -509,7 +510,7 @@ export function foreignTaskLines(
     if (kind && opensAsHeadingOrComment(tokens, a)) kind = '';
     // "<!-- Create an author post link -->": an HTML comment is where a page's developers write their own steps; there
     // only an order on the answer or a question is foreign (phrase families still read every comment).
-    if ((kind === 'task' || kind === INLINE_TASK) && seg.via === 'html comment') kind = '';
+    if ((kind === 'task' || kind === INLINE_TASK) && seg.via === HTML_COMMENT) kind = '';
     const wasIntroduced = introduced;
     introduced = !kind && introducesQuestion(tokens, table, a, b);
     const listItem = isListItem(tokens, a);
