@@ -1,4 +1,5 @@
 import type { Meter } from './matcher.ts';
+import { decodeByteLists } from './normalize/byte-lists.ts';
 import { decodeEncodedRuns } from './normalize/encoded-runs.ts';
 import { foldText, styledLetters } from './normalize/fold.ts';
 import { decodeTagRuns, decodeZeroWidthBinary, stripInvisible } from './normalize/hidden-characters.ts';
@@ -6,7 +7,8 @@ import { extractHtml, HTML_COMMENT, looksLikeHtml } from './normalize/html-scann
 import { decodeQuotedJson } from './normalize/json-strings.ts';
 import { decodeMorse } from './normalize/morse.ts';
 import { extractComments } from './normalize/plain-comments.ts';
-import { reversedText } from './normalize/reversed.ts';
+import { unscramble } from './normalize/scrambled.ts';
+import { spacedLetters } from './normalize/spaced-letters.ts';
 
 export { foldText } from './normalize/fold.ts';
 export { extractHtml } from './normalize/html-scanner.ts';
@@ -14,7 +16,7 @@ export { extractHtml } from './normalize/html-scanner.ts';
 /**
  * Text normalisation in front of the matcher. Everything here is a single left-to-right pass (or a native call such
  * as `String.prototype.normalize`), so its cost is linear in the input whatever the input looks like. The steps
- * live in normalize/: hidden characters, the HTML scanner, Morse, base64 and hex runs, reversed text, folding; this
+ * live in normalize/: hidden characters, the HTML scanner, Morse, base64 and hex runs, byte-code lists, spelled-out letters, reversed and ROT13 text, folding; this
  * module runs them in order.
  */
 
@@ -77,9 +79,17 @@ export function normalize(input: string, meter?: Meter): Normalized {
   // APIs do to any text, so it is no sign of intent by itself (the weak phrases in it are not doubled).
   const decoded = decodeEncodedRuns(stripped.text);
   if (decoded.length > 0) segments.push({ text: foldText(decoded), hidden: false, via: 'base64 or hex' });
-  const backwards = reversedText(stripped.text);
-  if (backwards.length > 0)
-    segments.push({ text: foldText(backwards), hidden: false, via: 'reversed', obfuscated: true });
+  // Byte codes with separators ("\x49\x67…", "%49%67…", "73 103 110…") are rarer than base64 in honest text and
+  // need a request to be read: screened as look-alike letters.
+  const bytes = decodeByteLists(stripped.text);
+  if (bytes.length > 0) segments.push({ text: foldText(bytes), hidden: false, via: 'byte codes', obfuscated: true });
+  const spelled = spacedLetters(stripped.text);
+  if (spelled.length > 0)
+    segments.push({ text: foldText(spelled), hidden: false, via: 'spelled-out letters', obfuscated: true });
+  const { reversed, rotated } = unscramble(stripped.text);
+  if (reversed.length > 0)
+    segments.push({ text: foldText(reversed), hidden: false, via: 'reversed', obfuscated: true });
+  if (rotated.length > 0) segments.push({ text: foldText(rotated), hidden: false, via: 'rot13', obfuscated: true });
   return {
     segments: segments.filter((s) => s.text.length > 0),
     hiddenMessages,

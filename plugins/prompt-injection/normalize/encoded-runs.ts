@@ -16,7 +16,7 @@ const BUDGET = 256 * 1024;
 
 /** Readable text: valid UTF-8 with no control characters, mostly letters and spaces, and at least three words, or
  * (Chinese and Japanese write no spaces) at least six Han or kana characters making up half of it. */
-function readable(text: string): boolean {
+export function readable(text: string): boolean {
   if (text.includes('\uFFFD')) return false;
   let letters = 0;
   let spaces = 0;
