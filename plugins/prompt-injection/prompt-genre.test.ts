@@ -1,7 +1,7 @@
 // The prompt-genre test: texts that open as a prompt to an assistant, and texts that only share its words.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { opensAsPrompt } from './prompt-genre.ts';
+import { opensAsPrompt, opensWithContext } from './prompt-genre.ts';
 import { screenText } from './screen.ts';
 
 const prompts = [
@@ -46,6 +46,24 @@ describe('opensAsPrompt', () => {
   for (const text of prompts) it(`prompt: ${text.slice(0, 40)}`, () => assert.equal(opensAsPrompt(text), true));
   for (const text of notPrompts)
     it(`not a prompt: ${text.slice(0, 40)}`, () => assert.equal(opensAsPrompt(text), false));
+});
+
+describe('opensWithContext', () => {
+  const context = [
+    'Given the background: unused energy in food is stored as fat.',
+    'You are given a new situation: two friends weigh themselves at the gym.',
+    'Context: the museum opens at nine.',
+    '## Task\nRead the passage below and answer the question.',
+    'I can use this background: glaciers move slowly.',
+  ];
+  const other = [
+    'Hi Tom, thanks for the update on the warehouse move.',
+    'The background of the painting is a stormy sea.',
+    'Given that the shop is closed on Sundays, we will deliver on Monday.',
+    'Use the side entrance after six.',
+  ];
+  for (const text of context) it(`hands over a passage: ${text.slice(0, 40)}`, () => assert.ok(opensWithContext(text)));
+  for (const text of other) it(`does not: ${text.slice(0, 40)}`, () => assert.ok(!opensWithContext(text)));
 });
 
 describe('foreign-task lines and the prompt genre', () => {

@@ -118,3 +118,15 @@ export function opensAsPrompt(text: string): boolean {
   const head = opening(text);
   return LATIN_OPENERS.test(head) || CJK_OPENERS.test(head);
 }
+
+/**
+ * Does a text open by handing over a passage to work on ("Given the background: …", "You are given a new situation:
+ * …", "Context: …", "Read the passage below …")? Then a question or task after the passage, at its end, is the
+ * prompt's own ("… Answer this question: who has a lower BMI?"), not one slipped into it.
+ */
+const CONTEXT_OPENERS =
+  /^(?:please[ ,]+)?(?:(?:you are|you're|i am|i'm|we are) given|given (?:the|this|a|an|these|following) |(?:i can |we can |you can )?use (?:this|the following|these) |read (?:the|this|these|following) |(?:background|context|passage|article|text|situation|paragraph|document|story|input|excerpt|snippet)\s*:)/i;
+
+export function opensWithContext(text: string): boolean {
+  return CONTEXT_OPENERS.test(opening(text));
+}

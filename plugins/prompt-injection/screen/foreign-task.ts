@@ -4,7 +4,7 @@ import { afterAt, type Meter, type Tokens } from '../matcher.ts';
 import { foldText } from '../normalize/fold.ts';
 import { HTML_COMMENT } from '../normalize/html-scanner.ts';
 import type { Segment } from '../normalize.ts';
-import { opensAsPrompt } from '../prompt-genre.ts';
+import { opensAsPrompt, opensWithContext } from '../prompt-genre.ts';
 import { compiled } from './pattern-file.ts';
 import {
   AGENT_WORDS,
@@ -129,6 +129,25 @@ const QUOTES = new Set([0x22, 0x27, 0x201c, 0x2018, 0x60]);
 function nameFollows(tokens: Tokens, k: number, to: number): boolean {
   const j = k + 1;
   return j < to && tokens.cap[j] === 1 && tokens.sent[j] === tokens.sent[k] && afterAt(tokens, k) === 0;
+}
+
+/**
+ * An in-line task at the very start or end of a document is how a prompt opens ("Summarize this dialogue: Ted: …")
+ * or closes after its passage ("… Answer this question: who has a lower BMI?"). It is a paragraph of its own, apart
+ * from the document, only when a blank line parts it from the document and it ends a sentence: "Paraphrase the
+ * sentence: … .", then an empty line, then a page about something else.
+ */
+function setApart(text: string, tokens: Tokens, from: number, to: number, atStart: boolean): boolean {
+  // The line's own rest (its closing punctuation) runs from its last word's end to the line break.
+  const after = tokens.end[to - 1]!;
+  let eol = text.indexOf('\n', after);
+  if (eol < 0) eol = text.length;
+  if (!/[.?!]/.test(text.slice(after, eol))) return false;
+  if (!atStart && opensWithContext(text)) return false;
+  const gap = atStart
+    ? text.slice(after, to < tokens.length ? tokens.start[to] : text.length)
+    : text.slice(from > 0 ? tokens.end[from - 1] : 0, tokens.start[from]);
+  return /\n[ \t]*\n/.test(gap);
 }
 
 /** A task line whose object follows a colon on the line itself: foreign only mid-document or in a letter. */
@@ -539,7 +558,7 @@ export function foreignTaskLines(
     // A letter ("Hi Tom, …") is no prompt: there a task with its object after a colon is foreign anywhere.
     if (c.kind === INLINE_TASK && (c.docBefore < INLINE_SIDE || docTokens - c.docBefore < INLINE_SIDE)) {
       letter ??= opensAsLetter(tokens);
-      if (!letter) continue;
+      if (!letter && !setApart(seg.text, tokens, c.from, c.to, c.docBefore < INLINE_SIDE)) continue;
     }
     if (c.kind === 'question' && hasOptionsBelow(seg.text, tokens.start[c.from]!, tokens.end[c.to - 1]!)) continue;
     if (!seg.hidden && seg.chromeLines) {
