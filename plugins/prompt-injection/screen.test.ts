@@ -342,6 +342,14 @@ describe('categories', () => {
     assert.equal(screenText(doc('Who Was Alexander Graham Bell?')).severity, 'none');
   });
 
+  it('task_injection: a German question opening with "Was" is not an English question', () => {
+    const doc = (line: string) =>
+      `The harbour festival returns this weekend with boat races, food stalls and a fireworks display.\n${line}\n` +
+      'Tickets are free for children under twelve, and parking opens at nine in the morning.';
+    assert.equal(screenText(doc('Was können wir heute für Ihren Verein konkret tun?')).severity, 'none');
+    assert.ok(categoriesOf(screenText(doc('Was the first moon landing filmed in colour?'))).has('task_injection'));
+  });
+
   it('task_injection: a code word or a field name at the start of a line is not an imperative', () => {
     const doc = (line: string) =>
       `The harbour festival returns this weekend with boat races, food stalls and a fireworks display.\n${line}\n` +

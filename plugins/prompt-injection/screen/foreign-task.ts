@@ -437,6 +437,18 @@ const ANSWER_CLAUSE = new Set(['when', 'whenever', 'while', 'before', 'after', '
 /** First words of the output orders classifyLine reads besides verbs: "In your reply, …" and the openings above. */
 const OUTPUT_ORDER_OPENERS = new Set(['in', 'do', 'dont', 'never', 'your', ...ANSWER_CLAUSE]);
 
+/** English function words: an English question opening with "Was" holds one ("Was the meeting moved to Friday?"), a
+ * German one ("Was ist anders als bei …?", "Was können wir für Sie tun?") does not. */
+const ENGLISH_FUNCTION_WORDS = new Set(
+  'the a an is are was were be been of to in on at for with from by about you your i my me we our us they their he his she her it its this that these those and or not do does did can could will would should have has had there'.split(
+    ' ',
+  ),
+);
+function englishAfter(tokens: Tokens, from: number, to: number): boolean {
+  for (let k = from; k < to; k++) if (ENGLISH_FUNCTION_WORDS.has(word(tokens, k))) return true;
+  return false;
+}
+
 function classifyLine(tokens: Tokens, table: Uint16Array | undefined, a: number, b: number): string {
   const len = b - a;
   if (len < 5 || len > 45) return '';
@@ -484,7 +496,12 @@ function classifyLine(tokens: Tokens, table: Uint16Array | undefined, a: number,
     return 'output';
   }
   // A question line that opens with a conjunction ("and have it mean the same thing?") finishes the sentence above.
-  if (lastAfter === 0x3f && QUESTION_WORDS.words.has(word(tokens, first)) && !CONJUNCTIONS.has(word(tokens, a))) {
+  if (
+    lastAfter === 0x3f &&
+    QUESTION_WORDS.words.has(word(tokens, first)) &&
+    !CONJUNCTIONS.has(word(tokens, a)) &&
+    (word(tokens, first) !== 'was' || englishAfter(tokens, first + 1, b))
+  ) {
     return 'question';
   }
   return '';
