@@ -56,6 +56,7 @@ function mentionsDocument(
 ): boolean {
   // "Who has fewer cells in their body?": the pronoun refers to the person asked for, someone in the document.
   const asksForSomeone = ASKS_FOR_SOMEONE.has(word(tokens, from));
+  if (asksForSomeone && comparesCandidates(tokens, from, to)) return true;
   let antecedent = false;
   for (let k = from; k < to; k++) {
     const f = wordFlags(tokens, table, k);
@@ -81,6 +82,26 @@ function mentionsDocument(
 }
 
 const ASKS_FOR_SOMEONE = new Set(['who', 'whom', 'whose', 'which']);
+
+/**
+ * "Who is less likely to develop diabetes?", "Which city has higher air pressure?": a comparison with nothing to
+ * compare against on the line (no "than …", no "A or B") is between people or things the document introduced.
+ */
+function comparesCandidates(tokens: Tokens, from: number, to: number): boolean {
+  let compares = false;
+  for (let k = from + 1; k < to; k++) {
+    const w = word(tokens, k);
+    // "… than the others", "… more members, Saint Motel or Curve?": what is compared stands on the line.
+    if (w === 'than' || w === 'or') return false;
+    if (COMPARATIVES.has(w)) compares = true;
+  }
+  return compares;
+}
+const COMPARATIVES = new Set(
+  'less more fewer higher lower harder easier better worse faster slower larger smaller greater stronger weaker older younger earlier later bigger heavier lighter warmer colder hotter cooler longer shorter closer farther further likelier'.split(
+    ' ',
+  ),
+);
 
 /**
  * "How would you rephrase that in a few words?", "Can you write an abstract for it?": "that" or "it" closing a
@@ -279,7 +300,8 @@ function isListItem(tokens: Tokens, a: number): boolean {
 
 /**
  * "### Write concise update logic", "// Pretend it's hitting the network.", "# Convert the dictionary back to a
- * list": a Markdown heading or a code comment, whose imperatives name a section or the next line of code.
+ * list", "- **Create working groups**: …": a Markdown heading, a bold label or a code comment, whose imperatives name a
+ * section, an item or the next line of code.
  */
 function opensAsHeadingOrComment(tokens: Tokens, a: number): boolean {
   const text = tokens.text;
@@ -290,7 +312,7 @@ function opensAsHeadingOrComment(tokens: Tokens, a: number): boolean {
   if (HEADING_OR_COMMENT.test(prefix)) return true;
   return QUOTE_MARK.test(prefix) && i > 0 && HEADING_LINE.test(text.slice(0, i));
 }
-const HEADING_OR_COMMENT = /^\s*(?:#{1,6}\s|\/\/|\/\*)/;
+const HEADING_OR_COMMENT = /^\s*(?:#{1,6}\s|\/\/|\/\*|(?:[-*+]\s+)?(?:\*\*|__))/;
 /** "# doctum\n\n> Generate documentation for a PHP API.": a quoted line right under a heading is the page's summary
  * of what its subject does (man-page and cheat-sheet style), not a line aimed at the reader. */
 const QUOTE_MARK = /^\s*>\s*$/;
@@ -383,8 +405,16 @@ function codeOrKey(tokens: Tokens, k: number): boolean {
   const text = tokens.text;
   const start = tokens.start[k]!;
   const end = tokens.end[k]!;
+  const next = text.charCodeAt(end);
   return (
-    text.charCodeAt(end) === 0x60 || (start > 0 && text.charCodeAt(start - 1) === 0x60) || afterAt(tokens, k) === 0x3a
+    next === 0x60 ||
+    (start > 0 && text.charCodeAt(start - 1) === 0x60) ||
+    afterAt(tokens, k) === 0x3a ||
+    // "Design**--consider …", "write(str)", "list() is faster": a bold label or a function, not a verb.
+    next === 0x2a ||
+    next === 0x28 ||
+    // "Design by MV Agência": a credit line.
+    (k + 1 < tokens.length && tokens.sent[k + 1] === tokens.sent[k] && word(tokens, k + 1) === 'by')
   );
 }
 
