@@ -177,6 +177,12 @@ const INLINE_TASK = 'inline-task';
 const INLINE_SIDE = 8;
 /** Words after the colon for an in-line object: fewer is a label ("Read the text: yes") or a list's lead-in. */
 const MIN_INLINE_OBJECT = 3;
+/** Tokens of prose from which one word a line shares with its document, used there once, can be chance. */
+const LONG_DOCUMENT = 150;
+function speaksToSomeone(tokens: Tokens, from: number, to: number): boolean {
+  for (let k = from; k < to; k++) if (SECOND_PERSON.has(word(tokens, k))) return true;
+  return false;
+}
 
 function stem(w: string): string {
   return w.length > 6 ? w.slice(0, 6) : w;
@@ -615,7 +621,17 @@ export function foreignTaskLines(
     {
       const own = ownStems(tokens, c.from, c.to);
       let shared = 0;
-      for (const [s, n] of own) if ((counts.get(s) ?? 0) > (seg.hidden ? 0 : n)) shared++;
+      // In a long document one word in common is chance ("particle" and "in particular"); a line about the document
+      // repeats one of its words, or shares two. Not for orders on the answer, which a prompt gives about its own
+      // text, nor for lines that speak to someone ("What are you looking forward to next?" is an interview's).
+      const chance = docTokens >= LONG_DOCUMENT && c.kind !== 'output' && !speaksToSomeone(tokens, c.from, c.to);
+      let sharedOnce = 0;
+      for (const [s, n] of own) {
+        const inDocument = (counts.get(s) ?? 0) - (seg.hidden ? 0 : n);
+        if (inDocument > 1 || (inDocument === 1 && !chance)) shared++;
+        else if (inDocument === 1) sharedOnce++;
+      }
+      if (sharedOnce > 1) shared++;
       if (meter) meter.steps += c.to - c.from;
       if (own.size === 0 || shared > 0) continue;
     }
