@@ -55,6 +55,7 @@ describe('opensWithContext', () => {
     'Context: the museum opens at nine.',
     '## Task\nRead the passage below and answer the question.',
     'I can use this background: glaciers move slowly.',
+    'I have a new situation: two roommates want to adopt a pet.',
   ];
   const other = [
     'Hi Tom, thanks for the update on the warehouse move.',

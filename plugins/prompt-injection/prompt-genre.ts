@@ -125,7 +125,7 @@ export function opensAsPrompt(text: string): boolean {
  * prompt's own ("… Answer this question: who has a lower BMI?"), not one slipped into it.
  */
 const CONTEXT_OPENERS =
-  /^(?:please[ ,]+)?(?:(?:you are|you're|i am|i'm|we are) given|given (?:the|this|a|an|these|following) |(?:i can |we can |you can )?use (?:this|the following|these) |read (?:the|this|these|following) |(?:background|context|passage|article|text|situation|paragraph|document|story|input|excerpt|snippet)\s*:)/i;
+  /^(?:please[ ,]+)?(?:(?:you are|you're|i am|i'm|we are) given|given (?:the|this|a|an|these|following) |(?:i can |we can |you can )?use (?:this|the following|these) |read (?:the|this|these|following) |(?:i|we) have (?:a|an|the|this) (?:new )?(?:situation|passage|text|background|context|article|paragraph|story|scenario)|(?:background|context|passage|article|text|situation|paragraph|document|story|input|excerpt|snippet)\s*:)/i;
 
 export function opensWithContext(text: string): boolean {
   return CONTEXT_OPENERS.test(opening(text));

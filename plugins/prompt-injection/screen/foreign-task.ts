@@ -526,6 +526,8 @@ function classifyLine(tokens: Tokens, table: Uint16Array | undefined, a: number,
   if (ANSWER_VERBS.has(word(tokens, first)) && lastAfter !== 0x3a && objectFollowsColon(tokens, first + 1, b, 3)) {
     return INLINE_TASK;
   }
+  // "What are the topics in the sentence: A cat licks his paws.": a question handed its own object after a colon.
+  if (inline && lastAfter !== 0x3a && QUESTION_WORDS.words.has(word(tokens, first))) return INLINE_TASK;
   if (inline) return '';
   // "Answer in the style of a knight", "Respond only in French": how to answer, asked of whoever answers.
   if (first + 1 < b && ANSWER_VERBS.has(word(tokens, first)) && startsWithIn(tokens, first + 1, b, ANSWER_MANNER)) {
