@@ -2,6 +2,7 @@
 // "01001001 01100111 …", "73 103 110 111 …". encoded-runs.ts reads unbroken base64 and hex; these forms put a
 // separator or a prefix between the bytes. A list is read back only when it decodes to readable text, so hex dumps,
 // MAC addresses, tables of numbers and URLs with a few escapes stay what they are.
+import { forEachRun } from './char-runs.ts';
 import { readable } from './encoded-runs.ts';
 
 /** A sentence: fewer bytes are a word or a number. */
@@ -36,25 +37,8 @@ const MIN_RUN = 35;
 export function decodeByteLists(text: string): string {
   const out: string[] = [];
   let budget = BUDGET;
-  const n = text.length;
-  const inRun = (k: number) => {
-    const c = text.charCodeAt(k);
-    return c < 128 && CODE_CHARS[c] === 1;
-  };
-  // As in encoded-runs.ts: a run of MIN_RUN covers every MIN_RUN-th character, so prose is read a few characters per
-  // word, and only runs made of code characters go to the regular expressions.
-  for (let i = 0; i + MIN_RUN <= n && budget > 0; ) {
-    const last = i + MIN_RUN - 1;
-    if (!inRun(last)) {
-      i = last + 1;
-      continue;
-    }
-    let from = last;
-    while (from > i && inRun(from - 1)) from--;
-    let to = last + 1;
-    while (to < n && inRun(to)) to++;
-    i = to + 1;
-    if (to - from < MIN_RUN) continue;
+  // Only runs made of code characters go to the regular expressions.
+  forEachRun(text, CODE_CHARS, MIN_RUN, (from, to) => {
     const run = text.slice(from, to);
     for (const form of FORMS) {
       form.list.lastIndex = 0;
@@ -66,6 +50,7 @@ export function decodeByteLists(text: string): string {
         if (readable(decoded)) out.push(decoded);
       }
     }
-  }
+    return budget > 0;
+  });
   return out.join('\n');
 }

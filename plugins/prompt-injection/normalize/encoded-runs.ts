@@ -1,6 +1,7 @@
 // Base64 and hex runs decoded to text, screened as an extra segment: "aWdub3JlIHRoZSBhYm92ZQ==" reads as nothing to a
 // person and to a phrase matcher, and as "ignore the above" to a model. Only runs that decode to readable text count:
 // images, keys, hashes and tokens decode to bytes, and a JWT's JSON says nothing the matcher looks for.
+import { forEachRun } from './char-runs.ts';
 
 /** Characters of the standard and the URL-safe alphabet. */
 const ALPHABET = new Uint8Array(128);
@@ -40,25 +41,7 @@ export function readable(text: string): boolean {
 export function decodeEncodedRuns(text: string): string {
   const out: string[] = [];
   let budget = BUDGET;
-  const n = text.length;
-  const inAlphabet = (k: number) => {
-    const c = text.charCodeAt(k);
-    return c < 128 && ALPHABET[c] === 1;
-  };
-  // Every run of MIN_RUN or more that starts in [i, i + MIN_RUN) covers i + MIN_RUN - 1: where that character is
-  // outside the alphabet, the whole window is skipped. Prose is read a few characters per word, not every one.
-  for (let i = 0; i + MIN_RUN <= n && budget > 0; ) {
-    const last = i + MIN_RUN - 1;
-    if (!inAlphabet(last)) {
-      i = last + 1;
-      continue;
-    }
-    let from = last;
-    while (from > i && inAlphabet(from - 1)) from--;
-    let to = last + 1;
-    while (to < n && inAlphabet(to)) to++;
-    i = to + 1;
-    if (to - from < MIN_RUN) continue;
+  forEachRun(text, ALPHABET, MIN_RUN, (from, to) => {
     // A run longer than what is left of the budget is cut at a 4-character boundary, where base64 groups end.
     const run = text.slice(from, Math.min(to, from + budget - (budget % 4)));
     // Hex digits are base64 characters too: "49676e6f7265…" is tried as hex first.
@@ -66,13 +49,14 @@ export function decodeEncodedRuns(text: string): string {
       budget -= run.length;
       const decoded = Buffer.from(run, 'hex').toString('utf8');
       if (readable(decoded)) out.push(decoded);
-      continue;
+      return budget > 0;
     }
     // A run of letters only, or of digits only, is a word, a name or a number, not an encoding.
-    if (!/[0-9+/_-]/.test(run) && !(/[A-Z]/.test(run) && /[a-z]/.test(run))) continue;
+    if (!/[0-9+/_-]/.test(run) && !(/[A-Z]/.test(run) && /[a-z]/.test(run))) return true;
     budget -= run.length;
     const decoded = Buffer.from(run.replace(/-/g, '+').replace(/_/g, '/'), 'base64').toString('utf8');
     if (readable(decoded)) out.push(decoded);
-  }
+    return budget > 0;
+  });
   return out.join('\n');
 }
