@@ -171,7 +171,7 @@ function setApart(text: string, tokens: Tokens, from: number, to: number, atStar
   return /\n[ \t]*\n/.test(gap);
 }
 
-/** A task line whose object follows a colon on the line itself: foreign only mid-document or in a letter. */
+/** A task line whose object follows a colon on the line itself: foreign mid-document, in a letter, or set apart. */
 const INLINE_TASK = 'inline-task';
 /** Tokens of the document's prose an INLINE_TASK line needs on each side of it. */
 const INLINE_SIDE = 8;
