@@ -485,6 +485,22 @@ function englishAfter(tokens: Tokens, from: number, to: number): boolean {
   return false;
 }
 
+const PERSON_PRONOUNS = new Set([
+  'you',
+  'youre',
+  'youve',
+  'your',
+  'we',
+  'i',
+  'im',
+  'ive',
+  'they',
+  'he',
+  'she',
+  'our',
+  'my',
+]);
+
 function classifyLine(tokens: Tokens, table: Uint16Array | undefined, a: number, b: number): string {
   const len = b - a;
   if (len < 5 || len > 45) return '';
@@ -520,7 +536,15 @@ function classifyLine(tokens: Tokens, table: Uint16Array | undefined, a: number,
   }
   // "Just imagine, you're trying to …": "imagine" with a comma is an interjection that opens a scene, not a task.
   const interjection = word(tokens, first) === 'imagine' && afterAt(tokens, first) === 0x2c;
-  if (startsWithIn(tokens, first, b, TASK_VERBS) && lastAfter !== 0x3a && !codeOrKey(tokens, first) && !interjection) {
+  // "Please state that you agree when you sign": a statement asked of the person reading, not a claim to pass on.
+  const aboutThePerson = word(tokens, first + 1) === 'that' && PERSON_PRONOUNS.has(word(tokens, first + 2));
+  if (
+    startsWithIn(tokens, first, b, TASK_VERBS) &&
+    lastAfter !== 0x3a &&
+    !codeOrKey(tokens, first) &&
+    !interjection &&
+    !aboutThePerson
+  ) {
     return inline ? INLINE_TASK : 'task';
   }
   if (ANSWER_VERBS.has(word(tokens, first)) && lastAfter !== 0x3a && objectFollowsColon(tokens, first + 1, b, 3)) {
