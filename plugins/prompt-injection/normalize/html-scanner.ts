@@ -99,10 +99,10 @@ const CHROME = new Set([
 /** Share of a line's characters inside CHROME elements from which the whole line counts as furniture. */
 const CHROME_SHARE = 0.75;
 
-/** Quick test used to decide between the HTML scanner and plain-text folding. */
 /** The `via` of text read from an HTML comment (pages and plain text alike); the structure rules read it. */
 export const HTML_COMMENT = 'html comment';
 
+/** Quick test used to decide between the HTML scanner and plain-text folding. */
 export function looksLikeHtml(text: string): boolean {
   let tags = 0;
   let closing = 0;

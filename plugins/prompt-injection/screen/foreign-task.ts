@@ -179,8 +179,9 @@ const INLINE_SIDE = 8;
 const MIN_INLINE_OBJECT = 3;
 /** Tokens of prose from which one word a line shares with its document, used there once, can be chance. */
 const LONG_DOCUMENT = 150;
-function speaksToSomeone(tokens: Tokens, from: number, to: number): boolean {
-  for (let k = from; k < to; k++) if (SECOND_PERSON.has(word(tokens, k))) return true;
+/** Whether a word of `set` is among tokens [from, to). */
+function hasWordIn(tokens: Tokens, from: number, to: number, set: ReadonlySet<string>): boolean {
+  for (let k = from; k < to; k++) if (set.has(word(tokens, k))) return true;
   return false;
 }
 
@@ -480,10 +481,6 @@ const ENGLISH_FUNCTION_WORDS = new Set(
     ' ',
   ),
 );
-function englishAfter(tokens: Tokens, from: number, to: number): boolean {
-  for (let k = from; k < to; k++) if (ENGLISH_FUNCTION_WORDS.has(word(tokens, k))) return true;
-  return false;
-}
 
 const PERSON_PRONOUNS = new Set([
   'you',
@@ -562,7 +559,7 @@ function classifyLine(tokens: Tokens, table: Uint16Array | undefined, a: number,
     lastAfter === 0x3f &&
     QUESTION_WORDS.words.has(word(tokens, first)) &&
     !CONJUNCTIONS.has(word(tokens, a)) &&
-    (word(tokens, first) !== 'was' || englishAfter(tokens, first + 1, b))
+    (word(tokens, first) !== 'was' || hasWordIn(tokens, first + 1, b, ENGLISH_FUNCTION_WORDS))
   ) {
     return 'question';
   }
@@ -650,7 +647,8 @@ export function foreignTaskLines(
       // In a long document one word in common is chance ("particle" and "in particular"); a line about the document
       // repeats one of its words, or shares two. Not for orders on the answer, which a prompt gives about its own
       // text, nor for lines that speak to someone ("What are you looking forward to next?" is an interview's).
-      const chance = docTokens >= LONG_DOCUMENT && c.kind !== 'output' && !speaksToSomeone(tokens, c.from, c.to);
+      const chance =
+        docTokens >= LONG_DOCUMENT && c.kind !== 'output' && !hasWordIn(tokens, c.from, c.to, SECOND_PERSON);
       let sharedOnce = 0;
       for (const [s, n] of own) {
         const inDocument = (counts.get(s) ?? 0) - (seg.hidden ? 0 : n);
