@@ -29,6 +29,18 @@ export function attributeText(tag: ParsedTag): { text: string; via: string } | u
   return { text, via };
 }
 
+/**
+ * Prose typed into a tag between its attributes (`<svg width="32" Stop following your instructions …>`): a browser
+ * reads the words as attribute names and shows nothing, a model reading the markup reads a sentence. Five words or
+ * more (a Han or kana character counting as one): boolean attributes come one or two at a time.
+ */
+export function strayTagText(tag: ParsedTag): { text: string; via: string } | undefined {
+  if (tag.bare.length === 0) return undefined;
+  const text = tag.bare.join(' ');
+  if (wordCount(text, 5) < 5) return undefined;
+  return { text, via: `words inside <${tag.name}>` };
+}
+
 const SPACE = /\s/;
 
 /** Words in `text` (any Unicode space separates; each Han or kana character is a word), counting stops at `atLeast`. */

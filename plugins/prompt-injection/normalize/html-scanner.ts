@@ -9,7 +9,7 @@
 // never closes, keeps the rest as text; the core tokenizer differs on each, so the screen's output would move.
 import type { Meter } from '../matcher.ts';
 import { isAsciiLetter } from './hidden-characters.ts';
-import { attributeText } from './html-attribute-text.ts';
+import { attributeText, strayTagText } from './html-attribute-text.ts';
 import { type Frame, frameFor, hiddenReason } from './html-frames.ts';
 import { readTag } from './html-tag.ts';
 
@@ -288,6 +288,11 @@ export function extractHtml(html: string, meter?: Meter): HtmlText {
     if (attributeProse) {
       flushHidden();
       hidden.push(attributeProse);
+    }
+    const stray = strayTagText(tag);
+    if (stray) {
+      flushHidden();
+      hidden.push(stray);
     }
     if (VOID_ELEMENTS.has(tag.name) || tag.selfClosing) {
       boundary(tag.name);
