@@ -7,11 +7,13 @@
 // It does not read through core's tokenizeHtml (the plugin API's bounded tokenizer) yet: its tag reader takes any
 // name up to a space (`<o:p>`), honours quotes only in attribute values, reads tags of any length and, when a quote
 // never closes, keeps the rest as text; the core tokenizer differs on each, so the screen's output would move.
+
+import { decodeHTML } from 'entities';
 import type { Meter } from '../matcher.ts';
 import { isAsciiLetter } from './hidden-characters.ts';
 import { attributeText, strayTagText } from './html-attribute-text.ts';
 import { type Frame, frameFor, hiddenReason } from './html-frames.ts';
-import { readTag } from './html-tag.ts';
+import { type ParsedTag, readTag } from './html-tag.ts';
 
 const VOID_ELEMENTS = new Set([
   'area',
@@ -101,6 +103,12 @@ const CHROME_SHARE = 0.75;
 
 /** The `via` of text read from an HTML comment (pages and plain text alike); the structure rules read it. */
 export const HTML_COMMENT = 'html comment';
+
+/**
+ * How the `via` of text after a script or style that never closes begins. A browser hides it, but mostly by accident
+ * (a page cut short, a Markdown page naming the tag), so its weak phrases are not doubled as hidden text's are.
+ */
+export const AFTER_UNCLOSED = 'after an unclosed <';
 
 /** Quick test used to decide between the HTML scanner and plain-text folding. */
 export function looksLikeHtml(text: string): boolean {
@@ -270,7 +278,7 @@ export function extractHtml(html: string, meter?: Meter): HtmlText {
       if (closeAt < 0 && SKIPPED_RAW.has(tag.name)) {
         // Dropping the rest of the input would let one stray "<script>" (a page cut short, a Markdown doc naming
         // the tag, text planted after a dangling <style>) hide everything after it from the screen.
-        afterUnclosed ??= `after an unclosed <${tag.name}>`;
+        afterUnclosed ??= `${AFTER_UNCLOSED}${tag.name}>`;
         continue;
       }
       const body = html.slice(i, closeAt < 0 ? n : closeAt);
@@ -278,6 +286,12 @@ export function extractHtml(html: string, meter?: Meter): HtmlText {
         push(frameFor(tag, stack[stack.length - 1]!));
         emit(body);
         pop();
+      } else if (tag.name === 'style' || isMarkupScript(tag)) {
+        const planted = markupText(body);
+        if (planted) {
+          flushHidden();
+          hidden.push({ text: planted, via: `markup inside <${tag.name}>` });
+        }
       }
       const gt = closeAt < 0 ? -1 : html.indexOf('>', closeAt);
       i = gt < 0 ? n : gt + 1;
@@ -311,13 +325,37 @@ export function extractHtml(html: string, meter?: Meter): HtmlText {
 
 /**
  * The lines of a stretch after an unclosed script or style that are not CSS or script: a declaration, rule, block or
- * statement has a brace, a semicolon or an assignment, which prose lines do without.
+ * statement has a brace, an assignment, or a semicolon that ends the line or is glued to what follows (`a:b;c:d`),
+ * where prose puts a space after its semicolons. Entities are read first (`&lt;system&gt;` has no semicolon).
  */
 function proseLines(text: string): string {
   let out = '';
-  for (const line of text.split('\n')) if (!/[{};=]/.test(line)) out += `${line}\n`;
+  for (const line of text.split('\n')) if (!CODE_LINE.test(decodeHTML(line))) out += `${line}\n`;
   return out.trim().length > 0 ? out : '';
 }
+
+/**
+ * Text elements written inside a stylesheet or a markup script (`<p>…</p>` in CSS, an HTML template in
+ * `<script type="text/template">`): a browser never shows them, a model reading the markup reads them. Each text run
+ * of 20 characters or more after a text element's opening tag, entities decoded. The pattern cannot backtrack past
+ * the next '<' or '>', so the scan is linear. JavaScript is left alone: its HTML strings and server-rendered state
+ * repeat the page's own text.
+ */
+function markupText(body: string): string {
+  let out = '';
+  for (const m of body.matchAll(MARKUP_TEXT)) out += `${decodeHTML(m[1]!)}\n`;
+  return out;
+}
+
+const CODE_LINE = /[{}=]|;(?! )/;
+
+/** A script whose body is markup for later (`text/template`, `text/x-template`, `text/html`, `text/ng-template`). */
+function isMarkupScript(tag: ParsedTag): boolean {
+  const type = tag.attrs.get('type')?.toLowerCase() ?? '';
+  return type.includes('template') || type.includes('html');
+}
+
+const MARKUP_TEXT = /<(?:p|div|span|li|h[1-6]|td|a|b|strong|em|section|article|blockquote)\b[^<>]*>([^<]{20,})/gi;
 
 /** First `</name` at or after `from`, any letter case. One pass over the characters it passes. */
 function findEndTag(html: string, name: string, from: number): number {

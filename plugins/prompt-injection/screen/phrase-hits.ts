@@ -1,6 +1,7 @@
 // The phrase evidence of every segment: automaton matches (negated ones set aside for the learned layer) and
 // foreign-task lines, each with its pattern's weight under the rules, and each segment's evidence multiplier.
 import { type Meter, type Tokens, tokenize } from '../matcher.ts';
+import { AFTER_UNCLOSED } from '../normalize/html-scanner.ts';
 import type { Segment } from '../normalize.ts';
 import type { PatternRules } from '../pattern-rules.ts';
 import { foreignTaskLines, foreignTaskSentences, stemCounts } from './foreign-task.ts';
@@ -144,7 +145,8 @@ export function collectHits(
 /**
  * Each segment's evidence multiplier: hidden text, text addressed to an AI reader, and text dressed in look-alike
  * characters make every weak signal in them count double (the address itself is not boosted by its own presence).
- * `hiddenDoubles` says where hidden text still does: the learned layer asks for the model's agreement.
+ * `hiddenDoubles` says where hidden text still does: the learned layer asks for the model's agreement. Text after an
+ * unclosed script or style is hidden mostly by accident and counts once.
  */
 export function segmentMultipliers(
   segs: readonly Segment[],
@@ -152,6 +154,9 @@ export function segmentMultipliers(
   hiddenDoubles: (segment: number) => boolean,
 ): number[] {
   return segs.map(
-    (seg, si) => (seg.hidden && hiddenDoubles(si) ? 2 : 1) * (addressedSeg[si] ? 2 : 1) * (seg.obfuscated ? 2 : 1),
+    (seg, si) =>
+      (seg.hidden && !seg.via?.startsWith(AFTER_UNCLOSED) && hiddenDoubles(si) ? 2 : 1) *
+      (addressedSeg[si] ? 2 : 1) *
+      (seg.obfuscated ? 2 : 1),
   );
 }
