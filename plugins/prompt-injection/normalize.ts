@@ -2,6 +2,7 @@ import type { Meter } from './matcher.ts';
 import { decodeByteLists } from './normalize/byte-lists.ts';
 import { decodeEncodedRuns } from './normalize/encoded-runs.ts';
 import { foldText, styledLetters } from './normalize/fold.ts';
+import { gluedWords, unhyphenated } from './normalize/glued-words.ts';
 import { decodeTagRuns, decodeZeroWidthBinary, stripInvisible } from './normalize/hidden-characters.ts';
 import { extractHtml, HTML_COMMENT, looksLikeHtml } from './normalize/html-scanner.ts';
 import { decodeQuotedJson } from './normalize/json-strings.ts';
@@ -17,7 +18,7 @@ export { extractHtml } from './normalize/html-scanner.ts';
  * Text normalisation in front of the matcher. Everything here is a single left-to-right pass (or a native call such
  * as `String.prototype.normalize`), so its cost is linear in the input whatever the input looks like. The steps
  * live in normalize/: hidden characters, the HTML scanner, Morse, base64 and hex runs, byte-code lists, spelled-out
- * letters, reversed and ROT13 text, folding; this module runs them in order.
+ * letters, words glued together, reversed and ROT13 text, folding; this module runs them in order.
  */
 
 export interface Segment {
@@ -86,7 +87,12 @@ export function normalize(input: string, meter?: Meter): Normalized {
   const spelled = spacedLetters(stripped.text);
   if (spelled.length > 0)
     segments.push({ text: foldText(spelled), hidden: false, via: 'spelled-out letters', obfuscated: true });
-  const { reversed, rotated } = unscramble(stripped.text);
+  const { reversed, rotated, gluedAt } = unscramble(stripped.text);
+  const glued = gluedWords(stripped.text, gluedAt);
+  if (glued.length > 0) segments.push({ text: foldText(glued), hidden: false, via: 'glued words', obfuscated: true });
+  const joined = unhyphenated(stripped.text);
+  if (joined.length > 0)
+    segments.push({ text: foldText(joined), hidden: false, via: 'hyphen-broken words', obfuscated: true });
   if (reversed.length > 0)
     segments.push({ text: foldText(reversed), hidden: false, via: 'reversed', obfuscated: true });
   if (rotated.length > 0) segments.push({ text: foldText(rotated), hidden: false, via: 'rot13', obfuscated: true });

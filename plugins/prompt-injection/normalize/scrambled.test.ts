@@ -21,7 +21,7 @@ describe('unscramble', () => {
       'A Flfgrz-like name alone',
       'drowssap vafgehpgvbaf', // one cue of each kind
     ])
-      assert.deepEqual(unscramble(text), { reversed: '', rotated: '' });
+      assert.deepEqual(unscramble(text), { reversed: '', rotated: '', gluedAt: [] });
   });
   it('a reversed override is a finding of the whole screen', () => {
     const res = screenText(

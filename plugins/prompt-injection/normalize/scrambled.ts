@@ -30,16 +30,55 @@ const ROT13_CUES = [
   'ehyrf', // rules
 ];
 
+/**
+ * Two injection words written as one ("previousinstructions", "IGNOREALL"): where words were glued together
+ * (glued-words.ts reads them back). Searched in the same scan, so gluing costs no pass of its own.
+ */
+const GLUED_CUES = [
+  'ignoreall',
+  'ignoreprevious',
+  'ignoreyour',
+  'ignorethe',
+  'disregardall',
+  'disregardprevious',
+  'disregardyour',
+  'forgetall',
+  'forgetyour',
+  'forgetprevious',
+  'forgeteverything',
+  'previousinstructions',
+  'priorinstructions',
+  'yourinstructions',
+  'allinstructions',
+  'systemprompt',
+  'yourprompt',
+  'yourrules',
+  'allrules',
+  'revealyour',
+  'revealthe',
+  'printyour',
+  'yoursecret',
+  'thepassword',
+  'yourpassword',
+  'secretkey',
+];
+
 const IS_ROT13 = new Set(ROT13_CUES);
+const IS_GLUED = new Set(GLUED_CUES);
 
 /** One case-insensitive alternation of literals: a single native scan, several times cheaper than lowercasing. */
-const CUE_SEARCH = new RegExp([...REVERSED_CUES, ...ROT13_CUES].join('|'), 'gi');
+const CUE_SEARCH = new RegExp([...REVERSED_CUES, ...ROT13_CUES, ...GLUED_CUES].join('|'), 'gi');
+
+/** Glued cues past this many are not kept: a handful is enough to find every glued run worth reading. */
+const MAX_GLUED = 32;
 
 export interface Unscrambled {
   /** The text read backwards when it holds two or more distinct reversed cue words, else ''. */
   reversed: string;
   /** The text with its Latin letters rotated by 13 when it holds two or more distinct ROT13 cue words, else ''. */
   rotated: string;
+  /** Where two injection words were found written as one (at most MAX_GLUED offsets). */
+  gluedAt: number[];
 }
 
 function rotate13(text: string): string {
@@ -53,15 +92,21 @@ function rotate13(text: string): string {
 export function unscramble(text: string): Unscrambled {
   const reversedCues = new Set<string>();
   const rotatedCues = new Set<string>();
+  const gluedAt: number[] = [];
   CUE_SEARCH.lastIndex = 0;
   for (let m = CUE_SEARCH.exec(text); m !== null; m = CUE_SEARCH.exec(text)) {
     const cue = m[0].toLowerCase();
-    (IS_ROT13.has(cue) ? rotatedCues : reversedCues).add(cue);
-    if (reversedCues.size >= 2 && rotatedCues.size >= 2) break;
+    if (IS_GLUED.has(cue)) {
+      if (gluedAt.length < MAX_GLUED) gluedAt.push(m.index);
+    } else {
+      (IS_ROT13.has(cue) ? rotatedCues : reversedCues).add(cue);
+    }
+    if (reversedCues.size >= 2 && rotatedCues.size >= 2 && gluedAt.length >= MAX_GLUED) break;
   }
   return {
     // By code point, so that a letter outside the BMP is not split into two halves.
     reversed: reversedCues.size >= 2 ? Array.from(text).reverse().join('') : '',
     rotated: rotatedCues.size >= 2 ? rotate13(text) : '',
+    gluedAt,
   };
 }
