@@ -18,7 +18,7 @@ export { extractHtml } from './normalize/html-scanner.ts';
  * Text normalisation in front of the matcher. Everything here is a single left-to-right pass (or a native call such
  * as `String.prototype.normalize`), so its cost is linear in the input whatever the input looks like. The steps
  * live in normalize/: hidden characters, the HTML scanner, Morse, base64 and hex runs, byte-code lists, spelled-out
- * letters, words glued together, reversed and ROT13 text, folding; this module runs them in order.
+ * letters, words glued together or broken by hyphens, reversed and ROT13 text, folding; this module runs them in order.
  */
 
 export interface Segment {

@@ -28,9 +28,22 @@ const CUES = [
  */
 const WORDS = new Set([
   ...CUES,
-  ...'a an the and or but to of in on for with from as at by into about this that these those it its is are was were be been being now then also just only all any every each no not do does did dont you your yours me my i we our us he she they their them what which who here there so if when before after above below prior earlier initial original first last new old instruction guidelines guideline prompts message messages text words verbatim exactly full entire complete whole everything anything nothing said told given hidden internal confidential private print show output tell repeat say write give display respond reply answer type list dump copy paste translate summarize summarise start begin stop instead following follow obey key keys api token tokens credentials admin administrator developer debug mode enable enabled disable disabled act pretend role task tasks unrestricted filter filters safety policy policies content dan access granted pwned hacked send forward email emails data user users conversation chat history delete files run execute command code shell bypass reset other than please must should will can cannot never always'.split(
-    ' ',
-  ),
+  ...[
+    'a an the and or but to of in on for with from as at by into about this that these those it its is',
+    'are was were be been being now then also just only all any every each no not do does did dont you',
+    'your yours me my i we our us he she they their them what which who here there so if when before',
+    'after above below prior earlier initial original first last new old instruction guidelines guideline',
+    'prompts message messages text words verbatim exactly full entire complete whole everything anything',
+    'nothing said told given hidden internal confidential private print show output tell repeat say write',
+    'give display respond reply answer type list dump copy paste translate summarize summarise start',
+    'begin stop instead following follow obey key keys api token tokens credentials admin administrator',
+    'developer debug mode enable enabled disable disabled act pretend role task tasks unrestricted filter',
+    'filters safety policy policies content dan access granted pwned hacked send forward email emails',
+    'data user users conversation chat history delete files run execute command code shell bypass reset',
+    'other than please must should will can cannot never always',
+  ]
+    .join(' ')
+    .split(' '),
 ]);
 
 const LONGEST = Math.max(...[...WORDS].map((w) => w.length));
