@@ -4,6 +4,8 @@
 // known words cover all of it (the runs are found by the cue scan of scrambled.ts, which costs no pass of its own);
 // hyphenated pieces are joined only when the text holds two such broken injection words.
 
+import { isAsciiLetter } from './hidden-characters.ts';
+
 /** Words of injections: a run is read back only if it holds two of them. */
 const CUES = [
   'ignore',
@@ -55,7 +57,6 @@ const MAX_RUN = 400;
 
 const isLower = (c: number) => c >= 0x61 && c <= 0x7a;
 const isUpper = (c: number) => c >= 0x41 && c <= 0x5a;
-const isLetter = (c: number) => isLower(c) || isUpper(c);
 
 /** The fewest known words that make up `run` exactly, or undefined. Linear in the run (LONGEST lookbacks each). */
 function split(run: string): string[] | undefined {
@@ -97,7 +98,7 @@ export function gluedWords(text: string, at: readonly number[]): string {
     while (end < text.length && same(text.charCodeAt(end))) end++;
     doneTo = end;
     if (end - start < MIN_RUN || end - start > MAX_RUN) continue;
-    if (isLetter(text.charCodeAt(start - 1)) || isLetter(text.charCodeAt(end))) continue;
+    if (isAsciiLetter(text.charCodeAt(start - 1)) || isAsciiLetter(text.charCodeAt(end))) continue;
     const run = text.slice(start, end).toLowerCase();
     if (new Set(run.match(CUE_SEARCH)).size < 2) continue;
     const words = split(run);
@@ -118,13 +119,14 @@ export function unhyphenated(text: string): string {
   let i = text.indexOf('-');
   while (i >= 0 && cues.size < 2) {
     let next = i + 1;
-    if (isLetter(text.charCodeAt(i - 1)) && isLetter(text.charCodeAt(i + 1))) {
+    if (isAsciiLetter(text.charCodeAt(i - 1)) && isAsciiLetter(text.charCodeAt(i + 1))) {
       let start = i - 1;
-      while (start > 0 && isLetter(text.charCodeAt(start - 1))) start--;
+      while (start > 0 && isAsciiLetter(text.charCodeAt(start - 1))) start--;
       let end = i + 1;
       while (
         end < text.length &&
-        (isLetter(text.charCodeAt(end)) || (text.charCodeAt(end) === 0x2d && isLetter(text.charCodeAt(end + 1))))
+        (isAsciiLetter(text.charCodeAt(end)) ||
+          (text.charCodeAt(end) === 0x2d && isAsciiLetter(text.charCodeAt(end + 1))))
       )
         end++;
       next = end;

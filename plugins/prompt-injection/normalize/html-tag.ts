@@ -35,7 +35,7 @@ export function readTag(html: string, start: number): ParsedTag | NotATag {
   const nameStart = i;
   while (i < html.length) {
     const c = html.charCodeAt(i);
-    if (c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d || c === 0x2f || c === 0x3e) break;
+    if (isSpace(c) || c === 0x2f || c === 0x3e) break;
     i++;
   }
   const name = html.slice(nameStart, i).toLowerCase();
@@ -51,14 +51,14 @@ export function readTag(html: string, start: number): ParsedTag | NotATag {
       i++;
       continue;
     }
-    if (c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d) {
+    if (isSpace(c)) {
       i++;
       continue;
     }
     const an = i;
     while (i < html.length) {
       const d = html.charCodeAt(i);
-      if (d === 0x3d || d === 0x3e || d === 0x20 || d === 0x09 || d === 0x0a || d === 0x0d || d === 0x2f) break;
+      if (isSpace(d) || d === 0x3d || d === 0x3e || d === 0x2f) break;
       i++;
     }
     const rawName = html.slice(an, i);
@@ -83,7 +83,7 @@ export function readTag(html: string, start: number): ParsedTag | NotATag {
         const vs = i;
         while (i < html.length) {
           const d = html.charCodeAt(i);
-          if (d === 0x3e || d === 0x20 || d === 0x09 || d === 0x0a || d === 0x0d) break;
+          if (isSpace(d) || d === 0x3e) break;
           i++;
         }
         value = html.slice(vs, i);
