@@ -1,5 +1,6 @@
 import { Logger, runMigrations } from 'graphile-worker';
 import knexFactory, { type Knex } from 'knex';
+import pg from 'pg';
 import type { AppConfig } from '../../config.ts';
 import { type EmbeddedDatabase, openEmbeddedDatabase } from './embedded-postgres.ts';
 import { migrationConfig } from './migrations.ts';
@@ -13,6 +14,8 @@ export interface Database {
   knex: Knex;
   url: string;
   embedded?: EmbeddedDatabase;
+  /** Names of the knex migrations this open applied (empty when the schema was already current or migrate: false). */
+  applied: string[];
   close(): Promise<void>;
 }
 
@@ -33,6 +36,26 @@ export function createKnex(url: string, poolMax = 10): Knex {
   });
 }
 
+/**
+ * Brings both schemas up to date, one process at a time. Two processes migrating a fresh database at once each insert
+ * a row into knex's lock table, and knex then refuses every later run for good ("Migration table is already locked")
+ * until someone deletes a row by hand; a session advisory lock makes the second process wait and then find nothing to
+ * do. The lock lives on its own connection and goes with it, so a process killed mid-migration frees it too.
+ */
+export async function migrateDatabase(url: string, knex: Knex): Promise<string[]> {
+  const session = new pg.Client({ connectionString: url });
+  await session.connect();
+  try {
+    await session.query("select pg_advisory_lock(hashtext('preflight.migrations'))");
+    const [, applied] = (await knex.migrate.latest()) as [number, string[]];
+    // The job queue's own schema, so API processes can add jobs before any worker has started.
+    await runMigrations({ connectionString: url, logger: quietLogger });
+    return applied;
+  } finally {
+    await session.end();
+  }
+}
+
 /** Opens the database (embedded unless DATABASE_URL) and brings the schema up to date. */
 export async function openDatabase(
   config: Pick<AppConfig, 'databaseUrl' | 'dataDir'>,
@@ -40,12 +63,9 @@ export async function openDatabase(
 ): Promise<Database> {
   const { url, embedded } = await resolveDatabaseUrl(config);
   const knex = createKnex(url, opts.poolMax);
+  let applied: string[] = [];
   try {
-    if (opts.migrate !== false) {
-      await knex.migrate.latest();
-      // The job queue's own schema, so API processes can add jobs before any worker has started.
-      await runMigrations({ connectionString: url, logger: quietLogger });
-    }
+    if (opts.migrate !== false) applied = await migrateDatabase(url, knex);
   } catch (err) {
     await knex.destroy();
     if (embedded?.owned) await embedded.stop();
@@ -55,6 +75,7 @@ export async function openDatabase(
     knex,
     url,
     embedded,
+    applied,
     async close() {
       await knex.destroy();
       if (embedded?.owned) await embedded.stop();
