@@ -1,9 +1,9 @@
 /**
  * Equivalence check for changes that must not move a verdict (speed work on the injection screen): runs the whole
- * screen (patterns + the shipped learned scorer with rules/injection.json) over labelled JSONL corpora and writes,
- * record by record, the severity, the findings, the pattern layer's category scores and hits, and the scorer's best
- * window per segment (probability and marker). Numbers go through JSON.stringify, which round-trips a double
- * exactly, so "equal" below means equal to the last bit.
+ * screen (patterns + the shipped learned scorer with rules/injection.json, its corroboration pair included) over
+ * labelled JSONL corpora and writes, record by record, the severity, the findings, the pattern layer's category
+ * scores and hits, and the scorer's best window per segment (probability and marker). Numbers go through
+ * JSON.stringify, which round-trips a double exactly, so "equal" below means equal to the last bit.
  *
  *   node --import tsx scripts/screen-equivalence.ts dump OUT.jsonl CORPUS.jsonl...
  *   node --import tsx scripts/screen-equivalence.ts compare BASELINE.jsonl CORPUS.jsonl...
@@ -28,7 +28,13 @@ interface Entry {
 function run(corpora: string[]): { entries: Entry[]; ms: number; bytes: number } {
   const rules = loadInjectionRules(path.join(ROOT_DIR, 'rules'), []);
   if (!rules) throw new Error('rules/injection.json is missing or invalid');
-  const learned: LearnedScreen = { model: shippedModel().model, thresholds: rules.thresholds };
+  // As the plugin builds it (index.ts), corroboration included: without it a rule change that lifts a pattern score
+  // next to a mid-probability window looked silent here and flagged a record in the service.
+  const learned: LearnedScreen = {
+    model: shippedModel().model,
+    thresholds: rules.thresholds,
+    ...(rules.corroboration ? { corroboration: rules.corroboration } : {}),
+  };
   const entries: Entry[] = [];
   let ms = 0;
   let bytes = 0;
