@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { ROOT_DIR } from '../core/config.ts';
 import { loadInjectionRules } from '../core/engine/rules/injection-rules.ts';
 import { shippedModel } from '../plugins/prompt-injection/scorer/shipped.ts';
-import { type LearnedScreen, screenText } from '../plugins/prompt-injection/screen.ts';
+import { learnedScreen, screenText } from '../plugins/prompt-injection/screen.ts';
 
 const PROSE = [
   'The council approved the budget for the new library after a long public hearing on Tuesday.',
@@ -59,7 +59,7 @@ function timePerOp(text: string, fn: (s: string) => unknown, minMs: number): num
 export function screenBench(minMs = 1500): void {
   const rules = loadInjectionRules(path.join(ROOT_DIR, 'rules'), []);
   if (!rules) throw new Error('rules/injection.json is missing or invalid');
-  const learned: LearnedScreen = { model: shippedModel().model, thresholds: rules.thresholds };
+  const learned = learnedScreen(shippedModel().model, rules);
   const fmt = (x: number, d: number) => x.toFixed(d);
   console.log('## Injection screen, in process, one core (CPU time)\n');
   console.log(

@@ -1,6 +1,6 @@
 /**
  * Equivalence check for changes that must not move a verdict (speed work on the injection screen): runs the whole
- * screen (patterns + the shipped learned scorer with rules/injection.json, its corroboration pair included) over
+ * screen (patterns + the shipped learned scorer configured as the plugin configures it from rules/injection.json) over
  * labelled JSONL corpora and writes, record by record, the severity, the findings, the pattern layer's category
  * scores and hits, and the scorer's best window per segment (probability and marker). Numbers go through
  * JSON.stringify, which round-trips a double exactly, so "equal" below means equal to the last bit.
@@ -16,7 +16,7 @@ import path from 'node:path';
 import { ROOT_DIR } from '../core/config.ts';
 import { loadInjectionRules } from '../core/engine/rules/injection-rules.ts';
 import { shippedModel } from '../plugins/prompt-injection/scorer/shipped.ts';
-import { type LearnedScreen, type ScreenOptions, screenText } from '../plugins/prompt-injection/screen.ts';
+import { learnedScreen, type ScreenOptions, screenText } from '../plugins/prompt-injection/screen.ts';
 
 interface Entry {
   corpus: string;
@@ -28,13 +28,7 @@ interface Entry {
 function run(corpora: string[]): { entries: Entry[]; ms: number; bytes: number } {
   const rules = loadInjectionRules(path.join(ROOT_DIR, 'rules'), []);
   if (!rules) throw new Error('rules/injection.json is missing or invalid');
-  // As the plugin builds it (index.ts), corroboration included: without it a rule change that lifts a pattern score
-  // next to a mid-probability window looked silent here and flagged a record in the service.
-  const learned: LearnedScreen = {
-    model: shippedModel().model,
-    thresholds: rules.thresholds,
-    ...(rules.corroboration ? { corroboration: rules.corroboration } : {}),
-  };
+  const learned = learnedScreen(shippedModel().model, rules);
   const entries: Entry[] = [];
   let ms = 0;
   let bytes = 0;

@@ -1,7 +1,7 @@
 import { type AgentScreenFinding, defineDetector, InjectionRules, type PluginModule } from '../../core/plugin-api.ts';
 import type { PatternRules } from './pattern-rules.ts';
 import { shippedModel } from './scorer/shipped.ts';
-import { checkScreenRules, type InjectionFinding, type LearnedScreen, screenText } from './screen.ts';
+import { checkScreenRules, type InjectionFinding, learnedScreen, screenText } from './screen.ts';
 import weights from './weights.json' with { type: 'json' };
 
 const detector = defineDetector({
@@ -32,12 +32,7 @@ const detector = defineDetector({
         `rules/injection.json: thresholds were chosen for model ${deps.rules.model_sha256.slice(0, 12)}…, the shipped model is ${sha256.slice(0, 12)}…; run npm run train:injection`,
       );
     }
-    const learned: LearnedScreen = {
-      model,
-      thresholds: deps.rules.thresholds,
-      ...(deps.rules.corroboration ? { corroboration: deps.rules.corroboration } : {}),
-      ...(deps.rules.hidden_text ? { hidden_text: deps.rules.hidden_text } : {}),
-    };
+    const learned = learnedScreen(model, deps.rules);
     const rules: PatternRules = { severities: deps.rules.severities, weights: deps.rules.weights };
     checkScreenRules(rules);
     return {

@@ -17,7 +17,7 @@ import { categories } from './screen/pattern-file.ts';
 import { collectHits, segmentMultipliers } from './screen/phrase-hits.ts';
 import { SEVERITY_RANK as rank, type ScreenResult, shortMarker } from './screen/result.ts';
 
-export type { LearnedScreen } from './screen/learned-layer.ts';
+export { type LearnedScreen, learnedScreen } from './screen/learned-layer.ts';
 export { checkScreenRules } from './screen/pattern-file.ts';
 export { INJECTION_FLAGS, type InjectionFinding, type ScreenResult } from './screen/result.ts';
 

@@ -21,6 +21,22 @@ export interface LearnedScreen {
   hidden_text?: { model_p: number };
 }
 
+/**
+ * The learned layer as the ruleset configures it (rules/injection.json: thresholds, corroboration, hidden_text). The
+ * plugin, the screen-equivalence script and the bench all build it here, so none of them screens with half the rules.
+ */
+export function learnedScreen(
+  model: ScorerModel,
+  rules: Pick<LearnedScreen, 'thresholds' | 'corroboration' | 'hidden_text'>,
+): LearnedScreen {
+  return {
+    model,
+    thresholds: rules.thresholds,
+    ...(rules.corroboration ? { corroboration: rules.corroboration } : {}),
+    ...(rules.hidden_text ? { hidden_text: rules.hidden_text } : {}),
+  };
+}
+
 /** Categories whose evidence cannot corroborate the model: being addressed is not itself an instruction. */
 const NOT_CORROBORATING = new Set(['agent_address']);
 
