@@ -5,8 +5,10 @@
  * previous slot by at most `gap` other tokens. Matching keeps, for every slot of every pattern, only the most recent
  * token that completed the slot before it: a later start can only widen the window for the next slot, so nothing is
  * lost by forgetting the older one. Per token the work is one array read by word id (the slot list of a word is
- * computed once, with a fixed number of prefix lookups), and one O(1) transition for each slot that lists the word. The number of slots that list a word is
- * a property of the pattern file, not of the input, so matching is linear in the number of tokens.
+ * computed once, with a fixed number of prefix lookups), one AND per 32 patterns of the word's pattern mask with the
+ * patterns made live lately, and one O(1) transition for each slot of those live patterns and each starting slot that
+ * lists the word. The number of slots that list a word is a property of the pattern file, not of the input, so
+ * matching is linear in the number of tokens.
  */
 // The parts: types.ts (the pattern definition), slots.ts (patterns to slots), word-index.ts (each word's slot list).
 // This module is the automaton that runs them over tokens.
@@ -23,6 +25,13 @@ export { afterAt, isCjk, type Tokens, tokenize } from './tokenizer.ts';
 /** The exact vocabulary of compiled patterns (the words typo tolerance reads slips of). */
 export function patternVocabulary(patterns: PatternDef[], lexicons: Record<string, string[]>): Set<string> {
   return exactWords(buildSlots(patterns, lexicons).slotWords);
+}
+
+/** Number of set bits of a 32-bit integer. */
+function popcount(v: number): number {
+  const a = v - ((v >>> 1) & 0x55555555);
+  const b = (a & 0x33333333) + ((a >>> 2) & 0x33333333);
+  return Math.imul((b + (b >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24;
 }
 
 /** The character a slot's word must be followed by, by its slotColon code: none, ':', '=', ','. */
@@ -89,33 +98,50 @@ export function compile(
       let o = index.cached(word, cap);
       if (o < 0) o = index.add(word, dict[ownId[k]!]!, cap, meter);
       const list = index.pool();
-      const groupsEnd = o + index.head + list[o]!;
-      const ids = groupsEnd;
+      const groups = o + index.head;
+      const ids = groups + list[o]!;
       const idsEnd = ids + list[o + 1]!;
-      let anyLive = 0;
-      for (let x = 0; x < maskWords; x++) anyLive |= list[o + 3 + x]! & live[x]!;
-      // Ranges of the ids to run: the groups of live patterns, then the starting slots.
-      let q = anyLive === 0 ? groupsEnd : o + index.head;
+      // Ranges of the ids to run: the groups of the live patterns that list this word, found from the set bits of
+      // (word's mask & live) one mask word at a time, highest pattern first as the groups are stored; then the
+      // starting slots. Patterns the word lists but none of whose states is live cost nothing.
+      let x = maskWords - 1;
+      let bits = 0;
+      let wordBits = 0;
+      let maskAt = 0;
+      let blockStart = 0;
+      let starts = true;
       let j = 0;
       let jEnd = 0;
       for (;;) {
         if (j >= jEnd) {
-          if (q < groupsEnd) {
-            if (meter) meter.steps++;
-            const p = list[q]!;
-            j = ids + list[q + 1]!;
-            jEnd = ids + list[q + 2]!;
-            q += 3;
-            const bit = 1 << (p & 31);
-            if ((live[p >>> 5]! & bit) === 0) jEnd = j;
-            else if (k - lastLive[p]! - 1 > patternGap[p]!) {
-              live[p >>> 5]! &= ~bit;
-              jEnd = j;
+          if (bits === 0) {
+            for (; x >= 0; x--) {
+              bits = list[o + 3 + x]! & live[x]!;
+              if (bits !== 0) break;
             }
+            if (x >= 0) {
+              wordBits = list[o + 3 + x]!;
+              blockStart = groups + list[o + 3 + maskWords + x]! - 3 * popcount(wordBits);
+              maskAt = x--;
+            }
+          }
+          if (bits !== 0) {
+            if (meter) meter.steps++;
+            const b = 31 - Math.clz32(bits);
+            const bit = 1 << b;
+            bits ^= bit;
+            const p = (maskAt << 5) | b;
+            if (k - lastLive[p]! - 1 > patternGap[p]!) {
+              live[maskAt]! &= ~bit;
+              continue;
+            }
+            const g = blockStart + 3 * popcount((wordBits >>> b) >>> 1);
+            j = ids + list[g + 1]!;
+            jEnd = ids + list[g + 2]!;
             continue;
           }
-          if (q === groupsEnd) {
-            q++;
+          if (starts) {
+            starts = false;
             j = ids + list[o + 2]!;
             jEnd = idsEnd;
             continue;

@@ -6,7 +6,7 @@ import type { Meter, PatternDef } from './types.ts';
 import { typoIndex } from './typos.ts';
 
 export interface WordSlotIndex {
-  /** Length of a list's head (counts and the pattern mask) before its groups. */
+  /** Length of a list's head (counts, the pattern mask and the group offsets by mask word) before its groups. */
   head: number;
   /** Whether any slot reads `@cap` (only then does a capitalised word need its own list). */
   useCap: boolean;
@@ -134,12 +134,17 @@ export function wordSlotIndex(
       else groups[groups.length - 1] = j + 1;
       mask[p >>> 5]! |= 1 << (p & 31);
     }
-    return store([groups.length, sorted.length, contEnd, ...mask, ...groups, ...sorted]);
+    // States grow with the pattern index, so the groups come in descending pattern order and those of one mask word
+    // are consecutive: blockEnd[x] is the offset just past the groups of the patterns of mask word x (the first of
+    // them is the highest pattern), from which the automaton finds a live pattern's group without a scan.
+    const blockEnd = new Array<number>(maskWords).fill(0);
+    for (let g = 0; g < groups.length; g += 3) blockEnd[groups[g]! >>> 5] = g + 3;
+    return store([groups.length, sorted.length, contEnd, ...mask, ...blockEnd, ...groups, ...sorted]);
   };
   // The slot lists of the words seen so far, one after another in `pool` (one contiguous read per token, where
   // objects and typed arrays per word were pointer chases that missed the cache over a large vocabulary). A list at
-  // offset o: [groups G × 3, ids N, contEnd, mask × maskWords, groups (pattern, from, to)…, ids…]; from, to and
-  // contEnd index the ids.
+  // offset o: [groups G × 3, ids N, contEnd, mask × maskWords, blockEnd × maskWords, groups (pattern, from, to)…,
+  // ids…]; from, to and contEnd index the ids, blockEnd the groups.
   let pool = new Int32Array(1 << 14);
   let poolUsed = 0;
   const store = (list: number[]): number => {
@@ -152,7 +157,7 @@ export function wordSlotIndex(
     poolUsed += list.length;
     return poolUsed - list.length;
   };
-  const HEAD = 3 + maskWords;
+  const HEAD = 3 + 2 * maskWords;
   // listOf[id] / capListOf[id]: 1 + offset of the word's list in `pool`, 0 when not computed yet.
   let listOf = new Int32Array(0);
   let capListOf = new Int32Array(0);
