@@ -56,6 +56,10 @@ export function compile(
   const patternGap = new Int32Array(patterns.length);
   for (const s of slots) if (s.read >= 0) patternGap[s.pattern] = Math.max(patternGap[s.pattern]!, s.gapBefore);
   const maxGap = Math.max(0, ...patternGap);
+  // Widest gap of the slots that read each state: a state made live at token w can be stepped on up to w + gap + 1.
+  // Inside a phrase ("the_villain") it is 0, so a common first word keeps its pattern live for one token only.
+  const stateGap = new Int32Array(n);
+  for (const s of slots) if (s.read >= 0) stateGap[s.read] = Math.max(stateGap[s.read]!, s.gapBefore);
   const maskWords = (patterns.length + 31) >>> 5;
 
   const index = wordSlotIndex(slots, slotWords, patterns, maskWords, realWords);
@@ -68,10 +72,11 @@ export function compile(
   const waitSince = new Int32Array(n).fill(FAR);
   const chainStart = new Int32Array(n);
   let base = 0;
-  // Per-call state, kept between calls (reset at the start of each): `lastLive[p]` means something only while p's
-  // bit is set in `live`, `inBlock[p]` only while `blockOf[p]` is the current block.
+  // Per-call state, kept between calls (reset at the start of each): `liveUntil[p]` (the last token at which a live
+  // state of p can still be stepped on) means something only while p's bit is set in `live`, `inBlock[p]` only while
+  // `blockOf[p]` is the current block.
   const live = new Int32Array(maskWords);
-  const lastLive = new Int32Array(patterns.length);
+  const liveUntil = new Int32Array(patterns.length);
   const inBlock = new Int32Array(patterns.length);
   const blockOf = new Int32Array(patterns.length);
 
@@ -85,8 +90,8 @@ export function compile(
     }
     const at = base;
     base += tokens.length + maxGap + 2;
-    // Patterns with a state made live lately (a bit each), and when: a continuation slot of a pattern none of whose
-    // states was made live within its widest gap cannot step, so its whole group of slots is skipped.
+    // Patterns with a state that can still be stepped on (a bit each), and until when: a continuation slot of a
+    // pattern none of whose states can still be continued cannot step, so its whole group of slots is skipped.
     live.fill(0);
     blockOf.fill(-1);
     const out: Match[] = [];
@@ -131,7 +136,7 @@ export function compile(
             const bit = 1 << b;
             bits ^= bit;
             const p = (maskAt << 5) | b;
-            if (k - lastLive[p]! - 1 > patternGap[p]!) {
+            if (k > liveUntil[p]!) {
               live[maskAt]! &= ~bit;
               continue;
             }
@@ -180,8 +185,10 @@ export function compile(
         } else {
           waitSince[write] = at + k;
           chainStart[write] = start;
-          lastLive[p] = k;
-          live[p >>> 5]! |= 1 << (p & 31);
+          const until = k + stateGap[write]! + 1;
+          const bit = 1 << (p & 31);
+          if ((live[p >>> 5]! & bit) === 0 || until > liveUntil[p]!) liveUntil[p] = until;
+          live[p >>> 5]! |= bit;
         }
       }
     }

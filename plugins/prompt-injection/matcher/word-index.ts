@@ -138,7 +138,10 @@ export function wordSlotIndex(
     // are consecutive: blockEnd[x] is the offset just past the groups of the patterns of mask word x (the first of
     // them is the highest pattern), from which the automaton finds a live pattern's group without a scan.
     const blockEnd = new Array<number>(maskWords).fill(0);
-    for (let g = 0; g < groups.length; g += 3) blockEnd[groups[g]! >>> 5] = g + 3;
+    for (let g = 0; g < groups.length; g += 3) {
+      if (g > 0 && groups[g]! >= groups[g - 3]!) throw new Error('slot groups are not in descending pattern order');
+      blockEnd[groups[g]! >>> 5] = g + 3;
+    }
     return store([groups.length, sorted.length, contEnd, ...mask, ...blockEnd, ...groups, ...sorted]);
   };
   // The slot lists of the words seen so far, one after another in `pool` (one contiguous read per token, where
