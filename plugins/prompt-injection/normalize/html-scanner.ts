@@ -110,8 +110,16 @@ export const HTML_COMMENT = 'html comment';
  */
 export const AFTER_UNCLOSED = 'after an unclosed <';
 
-/** Quick test used to decide between the HTML scanner and plain-text folding. */
+/** A document that opens as HTML: `<!doctype html` or `<html` after leading white space, in any case. */
+const OPENS_AS_HTML = /^\s{0,64}<(?:!doctype\s+html|html[\s>])/i;
+
+/**
+ * Quick test used to decide between the HTML scanner and plain-text folding. A document that opens as HTML is HTML
+ * however long its first run of unclosed tags; otherwise four tags and a closing one within the first 200,000
+ * characters make it HTML.
+ */
 export function looksLikeHtml(text: string): boolean {
+  if (OPENS_AS_HTML.test(text)) return true;
   let tags = 0;
   let closing = 0;
   const limit = Math.min(text.length, 200_000);
