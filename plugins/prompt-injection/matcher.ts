@@ -183,8 +183,12 @@ export function compile(
             out.push({ pattern: p, startTok: start, endTok: k });
           }
         } else {
-          waitSince[write] = at + k;
-          chainStart[write] = start;
+          // Alternatives that reach one state at the same token ("I want you to" and "want you to") keep the earlier
+          // start, so the marker is the whole phrase whatever order the slots run in.
+          if (waitSince[write] !== at + k) {
+            waitSince[write] = at + k;
+            chainStart[write] = start;
+          } else if (start < chainStart[write]!) chainStart[write] = start;
           const until = k + stateGap[write]! + 1;
           const bit = 1 << (p & 31);
           if ((live[p >>> 5]! & bit) === 0 || until > liveUntil[p]!) liveUntil[p] = until;

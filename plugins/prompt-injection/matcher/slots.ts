@@ -49,6 +49,32 @@ function expandAlternatives(element: string, lexicons: Record<string, string[]>,
   return out;
 }
 
+interface TrieNode {
+  word: string;
+  parent: TrieNode | undefined;
+  children: Map<string, TrieNode>;
+  /** An alternative ends here. */
+  end: boolean;
+}
+
+/** The word sequences of an element's alternatives as a trie (children in first-seen order). */
+function trieOf(sequences: readonly string[][]): TrieNode {
+  const root: TrieNode = { word: '', parent: undefined, children: new Map(), end: false };
+  for (const words of sequences) {
+    let node = root;
+    for (const w of words) {
+      let child = node.children.get(w);
+      if (!child) {
+        child = { word: w, parent: node, children: new Map(), end: false };
+        node.children.set(w, child);
+      }
+      node = child;
+    }
+    node.end = true;
+  }
+  return root;
+}
+
 /** Every slot of every pattern, the word each one reads, and the number of states. */
 export function buildSlots(
   patterns: readonly PatternDef[],
@@ -68,24 +94,36 @@ export function buildSlots(
       const alts = [...new Set(expandAlternatives(el, lexicons))];
       if (alts.length === 0) throw new Error(`pattern ${def.id}: element ${i} is empty`);
       const lastElement = i === def.seq.length - 1;
-      const next = lastElement ? -1 : states + alts.reduce((a, alt) => a + altWords(alt).length - 1, 0);
-      for (const alt of alts) {
-        const words = altWords(alt);
-        let read = entry;
-        words.forEach((w, j) => {
-          const lastWord = j === words.length - 1;
-          const write = lastWord ? next : states++;
-          slots.push({
-            pattern: p,
-            read,
-            write,
-            gapBefore: j === 0 ? gap : 0,
-            anchor: i === 0 && j === 0 ? def.anchor : undefined,
-            cross: def.crossSentence === true,
-          });
-          slotWords.push(w);
-          read = write;
+      // The alternatives as a trie: those that share their first words share those words' slots and states
+      // ("the_phrase|the_words|the_reply" is one slot on "the", not three). A state holds the latest token that
+      // reached it, and alternatives with the same first words reach the same states at the same tokens, so sharing
+      // them changes no match. A node's state is allocated after its parent's, and the element's exit state after
+      // all of them, so states still grow along the pattern.
+      const root = trieOf(alts.map(altWords));
+      const nodes: TrieNode[] = [];
+      for (let level = [...root.children.values()]; level.length > 0; ) {
+        nodes.push(...level);
+        level = level.flatMap((node) => [...node.children.values()]);
+      }
+      const inner = new Map<TrieNode, number>();
+      for (const node of nodes) if (node.children.size > 0) inner.set(node, states++);
+      const next = lastElement ? -1 : states;
+      const emit = (node: TrieNode, read: number, write: number, first: boolean) => {
+        slots.push({
+          pattern: p,
+          read,
+          write,
+          gapBefore: first ? gap : 0,
+          anchor: i === 0 && first ? def.anchor : undefined,
+          cross: def.crossSentence === true,
         });
+        slotWords.push(node.word);
+      };
+      for (const node of nodes) {
+        const read = node.parent === root ? entry : inner.get(node.parent!)!;
+        const first = node.parent === root;
+        if (node.end) emit(node, read, next, first);
+        if (node.children.size > 0) emit(node, read, inner.get(node)!, first);
       }
       if (!lastElement) entry = states++;
     });
