@@ -126,7 +126,7 @@ export function compile(
             }
             if (x >= 0) {
               wordBits = list[o + 3 + x]!;
-              blockStart = groups + list[o + 3 + maskWords + x]! - 3 * popcount(wordBits);
+              blockStart = groups + list[o + 3 + maskWords + x]!;
               maskAt = x--;
             }
           }

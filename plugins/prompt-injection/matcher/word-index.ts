@@ -135,19 +135,19 @@ export function wordSlotIndex(
       mask[p >>> 5]! |= 1 << (p & 31);
     }
     // States grow with the pattern index, so the groups come in descending pattern order and those of one mask word
-    // are consecutive: blockEnd[x] is the offset just past the groups of the patterns of mask word x (the first of
-    // them is the highest pattern), from which the automaton finds a live pattern's group without a scan.
-    const blockEnd = new Array<number>(maskWords).fill(0);
+    // are consecutive: blockStart[x] is the offset of the first group of mask word x (its highest pattern), from
+    // which the automaton finds a live pattern's group by counting the word's higher patterns in that mask word.
+    const blockStart = new Array<number>(maskWords).fill(0);
     for (let g = 0; g < groups.length; g += 3) {
       if (g > 0 && groups[g]! >= groups[g - 3]!) throw new Error('slot groups are not in descending pattern order');
-      blockEnd[groups[g]! >>> 5] = g + 3;
+      if (g === 0 || groups[g]! >>> 5 !== groups[g - 3]! >>> 5) blockStart[groups[g]! >>> 5] = g;
     }
-    return store([groups.length, sorted.length, contEnd, ...mask, ...blockEnd, ...groups, ...sorted]);
+    return store([groups.length, sorted.length, contEnd, ...mask, ...blockStart, ...groups, ...sorted]);
   };
   // The slot lists of the words seen so far, one after another in `pool` (one contiguous read per token, where
   // objects and typed arrays per word were pointer chases that missed the cache over a large vocabulary). A list at
-  // offset o: [groups G × 3, ids N, contEnd, mask × maskWords, blockEnd × maskWords, groups (pattern, from, to)…,
-  // ids…]; from, to and contEnd index the ids, blockEnd the groups.
+  // offset o: [groups G × 3, ids N, contEnd, mask × maskWords, blockStart × maskWords, groups (pattern, from, to)…,
+  // ids…]; from, to and contEnd index the ids, blockStart the groups.
   let pool = new Int32Array(1 << 14);
   let poolUsed = 0;
   const store = (list: number[]): number => {
