@@ -34,6 +34,7 @@ function grown(a: Int32Array): Int32Array<ArrayBuffer> {
 const SCRATCH_CHARS = 1 << 16;
 let scratchCodes = new Uint16Array(0);
 let scratchPrefix = new Float64Array(0);
+let scratchClasses = new Uint8Array(0);
 let scratchWords: { start: Int32Array; end: Int32Array; hash: Int32Array } = {
   start: new Int32Array(0),
   end: new Int32Array(0),
@@ -47,11 +48,11 @@ let scratchBusy = false;
  * Scores every window of a segment in time linear in its length and returns the best. `meter` counts elementary
  * steps (characters hashed, words, windows) for the linearity test.
  *
- * One pass over the text (firstPass) folds the characters (as prepare() does), finds the words with their hashes and
- * the units, and writes prefix sums of the character n-gram weights (each n-gram is added when its last character has
- * been folded, in the order prepare() + the n-gram loop of the reference used, so every sum is bit for bit the same).
- * Each loop is a function of its own: a long segment gets each one compiled for what it does, where one function
- * with five loops went through repeated on-stack replacement and deoptimization.
+ * The first pass folds the characters (as prepare() does) and finds the units, then findWords() finds the words
+ * with their hashes and charGramSums() writes prefix sums of the character n-gram weights (each n-gram added in the
+ * order prepare() + the n-gram loop of the reference used, so every sum is bit for bit the same). Each loop is a
+ * function of its own: V8 compiles a small loop well, and the one fused loop that did all three (and once five) ran
+ * slower than the three apart — the n-gram sums alone took four times as long inside it.
  */
 export function scoreSegment(
   model: ScorerModel,
@@ -99,37 +100,16 @@ function firstPass(model: ScorerModel, text: string, small: boolean): Pass {
     const size = Math.min(SCRATCH_CHARS, Math.max(2 * scratchCodes.length, n, 1024));
     scratchCodes = new Uint16Array(size);
     scratchPrefix = new Float64Array(size + 1);
+    scratchClasses = new Uint8Array(size);
   }
+  const classes = small ? scratchClasses : new Uint8Array(n);
   const codes = small ? scratchCodes : new Uint16Array(n);
   const prefix = small ? scratchPrefix : new Float64Array(n + 1);
-  let wordStart = small ? scratchWords.start : new Int32Array(0);
-  let wordEnd = small ? scratchWords.end : new Int32Array(0);
-  let wordHash = small ? scratchWords.hash : new Int32Array(0);
-  if (wordStart.length < 64) {
-    wordStart = new Int32Array(Math.max(64, n >>> 3));
-    wordEnd = new Int32Array(wordStart.length);
-    wordHash = new Int32Array(wordStart.length);
-  }
   const w = model.weights;
   const shift = model.shift;
-  const s2 = CHAR_SEED[2]!;
-  const s3 = CHAR_SEED[3]!;
-  const s4 = CHAR_SEED[4]!;
-  const s5 = CHAR_SEED[5]!;
-  let acc = 0;
-  let words = 0;
-  let h = FNV_OFFSET;
   // Quote markers at the start of a line fold to spaces (see prepare()).
   let lineStart = true;
-  // The last five folded characters, c4 the newest.
-  let c0 = 0;
-  let c1 = 0;
-  let c2 = 0;
-  let c3 = 0;
-  let c4 = 0;
   prefix[0] = 0;
-  // A word's end and hash are written when it ends (wordOpen: a WORD run is in progress), not at every character.
-  let wordOpen = false;
   // Lines and sentences (windows.ts), found in the same pass.
   const units = new UnitCollector(text, small ? scratchUnits : undefined);
   for (let i = 0; i < n; i++) {
@@ -157,7 +137,43 @@ function firstPass(model: ScorerModel, text: string, small: boolean): Pass {
       }
     }
     codes[i] = code;
-    const k = CLASS[raw]!;
+    classes[i] = CLASS[raw]!;
+  }
+  const found = findWords(classes, codes, n, small);
+  let acc = charGramSums(model, codes, n, prefix);
+  // The last four starts: only the n-grams that fit.
+  for (let s = Math.max(0, n - (MAX_CHAR_GRAM - 1)); s < n; s++) {
+    let hs = Math.imul(FNV_OFFSET ^ codes[s]!, FNV_PRIME);
+    for (let len = MIN_CHAR_GRAM; s + len <= n; len++) {
+      hs = Math.imul(hs ^ codes[s + len - 1]!, FNV_PRIME);
+      acc += w[charBucket(hs, len, shift)]!;
+    }
+    prefix[s + 1] = acc;
+  }
+  return { codes, prefix, ...found, units: units.finish() };
+}
+
+/** The words of the text (a run of WORD characters, or one CJK character) with their FNV hashes over the folded codes. */
+function findWords(
+  classes: Uint8Array,
+  codes: Uint16Array,
+  n: number,
+  small: boolean,
+): { wordStart: Int32Array; wordEnd: Int32Array; wordHash: Int32Array; words: number } {
+  let wordStart = small ? scratchWords.start : new Int32Array(0);
+  let wordEnd = small ? scratchWords.end : new Int32Array(0);
+  let wordHash = small ? scratchWords.hash : new Int32Array(0);
+  if (wordStart.length < 64) {
+    wordStart = new Int32Array(Math.max(64, n >>> 3));
+    wordEnd = new Int32Array(wordStart.length);
+    wordHash = new Int32Array(wordStart.length);
+  }
+  let words = 0;
+  let h = FNV_OFFSET;
+  // A word's end and hash are written when it ends (wordOpen: a WORD run is in progress), not at every character.
+  let wordOpen = false;
+  for (let i = 0; i < n; i++) {
+    const k = classes[i]!;
     if (k === WORD_CLASS) {
       if (!wordOpen) {
         if (words === wordStart.length) {
@@ -169,7 +185,7 @@ function firstPass(model: ScorerModel, text: string, small: boolean): Pass {
         h = FNV_OFFSET;
         wordOpen = true;
       }
-      h = Math.imul(h ^ code, FNV_PRIME);
+      h = Math.imul(h ^ codes[i]!, FNV_PRIME);
     } else {
       if (wordOpen) {
         wordEnd[words] = i;
@@ -185,28 +201,9 @@ function firstPass(model: ScorerModel, text: string, small: boolean): Pass {
         }
         wordStart[words] = i;
         wordEnd[words] = i + 1;
-        wordHash[words] = Math.imul(FNV_OFFSET ^ code, FNV_PRIME);
+        wordHash[words] = Math.imul(FNV_OFFSET ^ codes[i]!, FNV_PRIME);
         words++;
       }
-    }
-    c0 = c1;
-    c1 = c2;
-    c2 = c3;
-    c3 = c4;
-    c4 = code;
-    if (i >= MAX_CHAR_GRAM - 1) {
-      // The n-grams starting at s = i − 4, all five lengths inside the text: four FNV steps, four table reads.
-      const h1 = Math.imul(FNV_OFFSET ^ c0, FNV_PRIME);
-      const h2 = Math.imul(h1 ^ c1, FNV_PRIME);
-      const h3 = Math.imul(h2 ^ c2, FNV_PRIME);
-      const h4 = Math.imul(h3 ^ c3, FNV_PRIME);
-      const h5 = Math.imul(h4 ^ c4, FNV_PRIME);
-      acc +=
-        w[Math.imul(h2 ^ s2, GOLDEN) >>> shift]! +
-        w[Math.imul(h3 ^ s3, GOLDEN) >>> shift]! +
-        w[Math.imul(h4 ^ s4, GOLDEN) >>> shift]! +
-        w[Math.imul(h5 ^ s5, GOLDEN) >>> shift]!;
-      prefix[i - 3] = acc;
     }
   }
   if (wordOpen) {
@@ -214,16 +211,36 @@ function firstPass(model: ScorerModel, text: string, small: boolean): Pass {
     wordHash[words] = h;
     words++;
   }
-  // The last four starts: only the n-grams that fit.
-  for (let s = Math.max(0, n - (MAX_CHAR_GRAM - 1)); s < n; s++) {
-    let hs = Math.imul(FNV_OFFSET ^ codes[s]!, FNV_PRIME);
-    for (let len = MIN_CHAR_GRAM; s + len <= n; len++) {
-      hs = Math.imul(hs ^ codes[s + len - 1]!, FNV_PRIME);
-      acc += w[charBucket(hs, len, shift)]!;
-    }
+  return { wordStart, wordEnd, wordHash, words };
+}
+
+/**
+ * Prefix sums of the weights of the character n-grams (2–5) that start at s = 0 … n − 5 (all five lengths inside the
+ * text), over the folded codes: prefix[s + 1] = the sum up to and including start s. Returns the running sum. A loop
+ * of its own over the code array: fused into firstPass's character loop it ran four times slower.
+ */
+function charGramSums(model: ScorerModel, codes: Uint16Array, n: number, prefix: Float64Array): number {
+  const w = model.weights;
+  const shift = model.shift;
+  const s2 = CHAR_SEED[2]!;
+  const s3 = CHAR_SEED[3]!;
+  const s4 = CHAR_SEED[4]!;
+  const s5 = CHAR_SEED[5]!;
+  let acc = 0;
+  for (let s = 0; s + MAX_CHAR_GRAM <= n; s++) {
+    const h1 = Math.imul(FNV_OFFSET ^ codes[s]!, FNV_PRIME);
+    const h2 = Math.imul(h1 ^ codes[s + 1]!, FNV_PRIME);
+    const h3 = Math.imul(h2 ^ codes[s + 2]!, FNV_PRIME);
+    const h4 = Math.imul(h3 ^ codes[s + 3]!, FNV_PRIME);
+    const h5 = Math.imul(h4 ^ codes[s + 4]!, FNV_PRIME);
+    acc +=
+      w[Math.imul(h2 ^ s2, GOLDEN) >>> shift]! +
+      w[Math.imul(h3 ^ s3, GOLDEN) >>> shift]! +
+      w[Math.imul(h4 ^ s4, GOLDEN) >>> shift]! +
+      w[Math.imul(h5 ^ s5, GOLDEN) >>> shift]!;
     prefix[s + 1] = acc;
   }
-  return { codes, prefix, wordStart, wordEnd, wordHash, words, units: units.finish() };
+  return acc;
 }
 
 /** wordPrefix[k] = sum of unigram weights of words before k and of bigram weights ending before k. */
