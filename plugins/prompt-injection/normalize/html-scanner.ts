@@ -13,7 +13,7 @@ import type { Meter } from '../matcher.ts';
 import { isAsciiLetter } from './hidden-characters.ts';
 import { attributeText, strayTagText } from './html-attribute-text.ts';
 import { type Frame, frameFor, hiddenReason } from './html-frames.ts';
-import { type ParsedTag, readTag } from './html-tag.ts';
+import { isSpace, type ParsedTag, readTag } from './html-tag.ts';
 
 const VOID_ELEMENTS = new Set([
   'area',
@@ -251,6 +251,16 @@ export function extractHtml(html: string, meter?: Meter): HtmlText {
       textStart = i;
       continue;
     }
+    if (afterUnclosed !== undefined) {
+      // Past a script that never ends, "<" is mostly the script's own ("i<arguments.length"): read as a tag it would
+      // swallow everything to the next ">", a comment planted after the code included.
+      const named = plainTagNameEnd(html, lt);
+      if (meter) meter.steps += Math.abs(named) - lt;
+      if (named < 0) {
+        i = lt + 1;
+        continue;
+      }
+    }
     const tag = readTag(html, lt);
     if (meter) meter.steps += ('name' in tag ? tag.end : tag.scanned) - lt;
     if (!('name' in tag)) {
@@ -329,6 +339,24 @@ export function extractHtml(html: string, meter?: Meter): HtmlText {
   const chrome: string[] = [];
   for (let k = 0; k < chromeSpans.length; k += 2) chrome.push(visible.slice(chromeSpans[k], chromeSpans[k + 1]));
   return { visible, hidden, chrome };
+}
+
+/**
+ * Where the name of a tag opening at `<` ends, if it is a plain tag name (a letter, then letters, digits, '-', '_' or
+ * ':' up to white space, '/', '>' or the end), or minus where the first other character stands. Reads each character
+ * of the name once, stopping at the first that does not belong.
+ */
+function plainTagNameEnd(html: string, lt: number): number {
+  let i = lt + 1;
+  if (html.charCodeAt(i) === 0x2f) i++;
+  if (!isAsciiLetter(html.charCodeAt(i))) return -i;
+  for (i++; i < html.length; i++) {
+    const c = html.charCodeAt(i);
+    if (isSpace(c) || c === 0x2f || c === 0x3e) return i;
+    const plain = isAsciiLetter(c) || (c >= 0x30 && c <= 0x39) || c === 0x2d || c === 0x5f || c === 0x3a;
+    if (!plain) return -i;
+  }
+  return i;
 }
 
 /**

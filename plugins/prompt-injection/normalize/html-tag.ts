@@ -99,7 +99,8 @@ export function readTag(html: string, start: number): ParsedTag | NotATag {
   return { scanned: html.length };
 }
 
-function isSpace(c: number): boolean {
+/** HTML white space as the tag reader skips it. */
+export function isSpace(c: number): boolean {
   return c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d;
 }
 
