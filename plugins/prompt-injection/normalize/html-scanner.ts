@@ -383,7 +383,8 @@ function markupText(body: string): string {
   return out;
 }
 
-const CODE_LINE = /[{}=]|;(?! )/;
+// An assignment is a lone '=' ('a = 1', 'a += 1'); a run of them ("=== END OF EMAIL ===") is a banner of prose.
+const CODE_LINE = /[{}]|(?<!=)=(?!=)|;(?! )/;
 
 /** A script whose body is markup for later (`text/template`, `text/x-template`, `text/html`, `text/ng-template`). */
 function isMarkupScript(tag: ParsedTag): boolean {
