@@ -103,6 +103,8 @@ export function compile(
       let o = index.cached(word, cap);
       if (o < 0) o = index.add(word, dict[ownId[k]!]!, cap, meter);
       const list = index.pool();
+      // Most words of prose fill no slot at all ("budget", "library"): nothing to step.
+      if (list[o + 1] === 0) continue;
       const groups = o + index.head;
       const ids = groups + list[o]!;
       const idsEnd = ids + list[o + 1]!;
