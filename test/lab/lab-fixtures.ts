@@ -1,4 +1,5 @@
 import dgram from 'node:dgram';
+import { readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
@@ -91,13 +92,49 @@ export async function startSilentUdpServer(): Promise<{
   };
 }
 
-/** A loopback port with nothing listening (bound, then released). */
+/**
+ * A loopback port with nothing listening, TCP or UDP. Taken below the kernel's ephemeral range: a port released from
+ * that range was handed to a parallel test's `listen(0)` a moment later, which then answered where a refusal was
+ * expected. Each candidate is checked free for both protocols (bound, then released).
+ */
 export async function closedPort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as net.AddressInfo).port;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
+  const low = ephemeralLow();
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const port = Math.max(1024, low - 10_000) + Math.floor(Math.random() * 9_000);
+    if ((await bindsTcp(port)) && (await bindsUdp(port))) return port;
+  }
+  throw new Error('no free loopback port below the ephemeral range');
+}
+
+function ephemeralLow(): number {
+  try {
+    const low = Number.parseInt(
+      readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]!,
+      10,
+    );
+    return Number.isFinite(low) && low > 11_024 ? low : 32_768;
+  } catch {
+    return 32_768;
+  }
+}
+
+function bindsTcp(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = net.createServer();
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+  });
+}
+
+function bindsUdp(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = dgram.createSocket('udp4');
+    socket.once('error', () => {
+      socket.close();
+      resolve(false);
+    });
+    socket.bind(port, '127.0.0.1', () => socket.close(() => resolve(true)));
+  });
 }
 
 export async function elapsed<T>(run: () => Promise<T>): Promise<{ value: T; ms: number }> {
