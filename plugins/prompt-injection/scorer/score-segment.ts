@@ -105,11 +105,8 @@ function firstPass(model: ScorerModel, text: string, small: boolean): Pass {
   const classes = small ? scratchClasses : new Uint8Array(n);
   const codes = small ? scratchCodes : new Uint16Array(n);
   const prefix = small ? scratchPrefix : new Float64Array(n + 1);
-  const w = model.weights;
-  const shift = model.shift;
   // Quote markers at the start of a line fold to spaces (see prepare()).
   let lineStart = true;
-  prefix[0] = 0;
   // Lines and sentences (windows.ts), found in the same pass.
   const units = new UnitCollector(text, small ? scratchUnits : undefined);
   for (let i = 0; i < n; i++) {
@@ -140,16 +137,7 @@ function firstPass(model: ScorerModel, text: string, small: boolean): Pass {
     classes[i] = CLASS[raw]!;
   }
   const found = findWords(classes, codes, n, small);
-  let acc = charGramSums(model, codes, n, prefix);
-  // The last four starts: only the n-grams that fit.
-  for (let s = Math.max(0, n - (MAX_CHAR_GRAM - 1)); s < n; s++) {
-    let hs = Math.imul(FNV_OFFSET ^ codes[s]!, FNV_PRIME);
-    for (let len = MIN_CHAR_GRAM; s + len <= n; len++) {
-      hs = Math.imul(hs ^ codes[s + len - 1]!, FNV_PRIME);
-      acc += w[charBucket(hs, len, shift)]!;
-    }
-    prefix[s + 1] = acc;
-  }
+  charGramSums(model, codes, n, prefix);
   return { codes, prefix, ...found, units: units.finish() };
 }
 
@@ -215,18 +203,20 @@ function findWords(
 }
 
 /**
- * Prefix sums of the weights of the character n-grams (2–5) that start at s = 0 … n − 5 (all five lengths inside the
- * text), over the folded codes: prefix[s + 1] = the sum up to and including start s. Returns the running sum. A loop
- * of its own over the code array: fused into firstPass's character loop it ran four times slower.
+ * Prefix sums of the weights of the character n-grams (2–5) by start: prefix[s + 1] = the sum over every start up to
+ * and including s, prefix[0] = 0. A loop of its own over the code array: fused into firstPass's character loop it ran
+ * four times slower.
  */
-function charGramSums(model: ScorerModel, codes: Uint16Array, n: number, prefix: Float64Array): number {
+function charGramSums(model: ScorerModel, codes: Uint16Array, n: number, prefix: Float64Array): void {
   const w = model.weights;
   const shift = model.shift;
   const s2 = CHAR_SEED[2]!;
   const s3 = CHAR_SEED[3]!;
   const s4 = CHAR_SEED[4]!;
   const s5 = CHAR_SEED[5]!;
+  prefix[0] = 0;
   let acc = 0;
+  // Starts with all five lengths inside the text: four FNV steps, four table reads.
   for (let s = 0; s + MAX_CHAR_GRAM <= n; s++) {
     const h1 = Math.imul(FNV_OFFSET ^ codes[s]!, FNV_PRIME);
     const h2 = Math.imul(h1 ^ codes[s + 1]!, FNV_PRIME);
@@ -240,7 +230,15 @@ function charGramSums(model: ScorerModel, codes: Uint16Array, n: number, prefix:
       w[Math.imul(h5 ^ s5, GOLDEN) >>> shift]!;
     prefix[s + 1] = acc;
   }
-  return acc;
+  // The last four starts: only the n-grams that fit.
+  for (let s = Math.max(0, n - (MAX_CHAR_GRAM - 1)); s < n; s++) {
+    let hs = Math.imul(FNV_OFFSET ^ codes[s]!, FNV_PRIME);
+    for (let len = MIN_CHAR_GRAM; s + len <= n; len++) {
+      hs = Math.imul(hs ^ codes[s + len - 1]!, FNV_PRIME);
+      acc += w[charBucket(hs, len, shift)]!;
+    }
+    prefix[s + 1] = acc;
+  }
 }
 
 /** wordPrefix[k] = sum of unigram weights of words before k and of bigram weights ending before k. */
