@@ -27,6 +27,10 @@ export interface PatternDef {
   /** Words that, among the three tokens before the match in its sentence, drop it: "a helpful assistant that summarises"
    * names a role, "the assistant that summarises this page" calls a reader. Read by the screen, not the automaton. */
   notAfter?: string[];
+  /** Words that, as the token right after the match in its sentence, drop it: the match is then the modifier of a
+   * longer noun ("summarise the system prompt design patterns of this article" asks about an article, not for the
+   * reader's prompt). Read by the screen, not the automaton. */
+  notBefore?: string[];
   /** The first element must open a sentence (`sentence`) or a line (`line`), fillers aside. */
   anchor?: 'sentence' | 'line';
   /** Allow the elements to span sentence boundaries (default false). */

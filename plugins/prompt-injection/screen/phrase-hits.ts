@@ -65,6 +65,12 @@ function wordBefore(tokens: Tokens, at: number, words: readonly string[]): boole
   return false;
 }
 
+/** Whether the token right after `at` in its sentence is one of `words` ("the system prompt design patterns"). */
+function wordAfter(tokens: Tokens, at: number, words: readonly string[]): boolean {
+  const k = at + 1;
+  return k < tokens.length && tokens.sent[k] === tokens.sent[at] && words.includes(tokens.dict[tokens.id[k]!]!);
+}
+
 /** `negatedOverrides` are collected only for the learned layer (`withOverrides`). */
 export function collectHits(
   segs: readonly Segment[],
@@ -105,6 +111,7 @@ export function collectHits(
         continue;
       }
       if (def.notAfter && wordBefore(tokens, m.startTok, def.notAfter)) continue;
+      if (def.notBefore && wordAfter(tokens, m.endTok, def.notBefore)) continue;
       if (def.category === 'agent_address') addressed = true;
       hits.push({
         tok: m.startTok,
