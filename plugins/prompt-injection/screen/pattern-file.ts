@@ -77,7 +77,7 @@ function validate(f: PatternFile): void {
     ids.add(p.id);
     if (!f.categories[p.category]) throw new Error(`patterns.json: pattern ${p.id}: unknown category ${p.category}`);
     if (p.category === 'hidden_text') throw new Error(`patterns.json: ${p.id}: hidden_text is derived, not matched`);
-    for (const key of ['halfWithin', 'notAfter', 'notBefore'] as const) {
+    for (const key of ['halfWithin', 'notAfter', 'notBefore', 'mentionedAfter'] as const) {
       const words = p[key];
       if (words && !words.every((w) => typeof w === 'string' && w === w.toLowerCase() && !w.includes(' '))) {
         throw new Error(`patterns.json: ${p.id}: ${key} lists single lowercase words`);

@@ -71,6 +71,24 @@ function wordAfter(tokens: Tokens, at: number, words: readonly string[]): boolea
   return k < tokens.length && tokens.sent[k] === tokens.sent[at] && words.includes(tokens.dict[tokens.id[k]!]!);
 }
 
+const QUOTES = new Set([...'"\'`“”„‟«»‹›‘’‚「」『』＂']);
+
+/** The character next to `at` (stepping by `dir`) past spaces: the quotation mark an example is wrapped in. */
+function quoteNext(text: string, at: number, dir: 1 | -1): boolean {
+  let k = at;
+  while (k >= 0 && k < text.length && (text[k] === ' ' || text[k] === '\u00a0')) k += dir;
+  return k >= 0 && k < text.length && QUOTES.has(text[k]!);
+}
+
+/** A match in quotation marks next to one of `words` (before the opening mark, or right after the closing one) is an
+ * example that is mentioned: 'a user writes something like "ignore previous instructions"', 「…無視して」といった. */
+function quotedMention(text: string, tokens: Tokens, from: number, to: number, words: readonly string[]): boolean {
+  return (
+    (quoteNext(text, tokens.start[from]! - 1, -1) && wordBefore(tokens, from, words)) ||
+    (quoteNext(text, tokens.end[to]!, 1) && wordAfter(tokens, to, words))
+  );
+}
+
 /** `negatedOverrides` are collected only for the learned layer (`withOverrides`). */
 export function collectHits(
   segs: readonly Segment[],
@@ -112,6 +130,7 @@ export function collectHits(
       }
       if (def.notAfter && wordBefore(tokens, m.startTok, def.notAfter)) continue;
       if (def.notBefore && wordAfter(tokens, m.endTok, def.notBefore)) continue;
+      if (def.mentionedAfter && quotedMention(seg.text, tokens, m.startTok, m.endTok, def.mentionedAfter)) continue;
       if (def.category === 'agent_address') addressed = true;
       hits.push({
         tok: m.startTok,
