@@ -120,6 +120,7 @@ const OPENS_AS_HTML = /^\s{0,64}<(?:!doctype\s+html|html[\s>])/i;
  */
 export function looksLikeHtml(text: string): boolean {
   if (OPENS_AS_HTML.test(text)) return true;
+  if (hasHidingTag(text)) return true;
   let tags = 0;
   let closing = 0;
   const limit = Math.min(text.length, 200_000);
@@ -129,6 +130,42 @@ export function looksLikeHtml(text: string): boolean {
     if (n === 0x2f) closing++;
     if (n === 0x2f || n === 0x21 || isAsciiLetter(n)) tags++;
     if (tags >= 4 && closing >= 1) return true;
+  }
+  return false;
+}
+
+/** Tags read by `hasHidingTag`: a planted element stands among the first few of a mail or a note. */
+const HIDING_TAG_SCAN = 64;
+
+/**
+ * Whether one of the first tags hides its own text (`<span style="color:white">`, `<div hidden>`,
+ * `style="display:none"`): a mail or a note with a single such element is HTML enough for the scanner, since hiding
+ * is that element's only effect. Each character is read at most once (a tag read resumes where the last stopped).
+ */
+function hasHidingTag(text: string): boolean {
+  const page: Frame = {
+    name: '#root',
+    hard: false,
+    invisible: false,
+    fontZero: false,
+    color: { r: 0, g: 0, b: 0 },
+    background: { r: 255, g: 255, b: 255 },
+    why: '',
+  };
+  let tags = 0;
+  for (let i = text.indexOf('<'); i >= 0 && tags < HIDING_TAG_SCAN; ) {
+    if (!isAsciiLetter(text.charCodeAt(i + 1))) {
+      i = text.indexOf('<', i + 1);
+      continue;
+    }
+    tags++;
+    const tag = readTag(text, i);
+    if ('scanned' in tag) {
+      i = text.indexOf('<', Math.max(tag.scanned, i + 1));
+      continue;
+    }
+    if (hiddenReason(frameFor(tag, page))) return true;
+    i = text.indexOf('<', tag.end);
   }
   return false;
 }
