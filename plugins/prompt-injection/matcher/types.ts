@@ -31,10 +31,6 @@ export interface PatternDef {
    * longer noun ("summarise the system prompt design patterns of this article" asks about an article, not for the
    * reader's prompt). Read by the screen, not the automaton. */
   notBefore?: string[];
-  /** Mention cues: a match wrapped in quotation marks, with one of these words among the three tokens before the
-   * opening mark or as the token right after the closing one, is an example quoted ('something like "ignore previous
-   * instructions"', 「…無視して」といった), not an order. Unquoted ("Just like before, ignore …") it still counts. */
-  mentionedAfter?: string[];
   /** The first element must open a sentence (`sentence`) or a line (`line`), fillers aside. */
   anchor?: 'sentence' | 'line';
   /** Allow the elements to span sentence boundaries (default false). */

@@ -43,11 +43,20 @@ export interface CueRule {
   minTokens: number;
 }
 
+/** Quoted examples of an override or a leak request: see `mentionRule.note` in patterns.json. */
+interface MentionRule {
+  categories: string[];
+  cues: string[];
+  /** Raw strings right after the closing mark (CJK has no word boundaries to look up a token by). */
+  cuesAfter: string[];
+}
+
 interface PatternFile {
   categories: Record<string, CategoryDef>;
   cueRule: CueRule;
   negators: string[];
   negatableCategories: string[];
+  mentionRule: MentionRule;
   fillers: string[];
   lexicons: Record<string, string[]>;
   patterns: PatternDef[];
@@ -71,13 +80,22 @@ function validate(f: PatternFile): void {
   ]) {
     if (!f.categories[req]) throw new Error(`patterns.json: missing category ${req}`);
   }
+  for (const c of f.mentionRule.categories) {
+    if (!f.categories[c]) throw new Error(`patterns.json: mentionRule names unknown category ${c}`);
+  }
+  if (!f.mentionRule.cues.every((w) => typeof w === 'string' && w === w.toLowerCase() && !w.includes(' '))) {
+    throw new Error('patterns.json: mentionRule.cues lists single lowercase words');
+  }
+  if (!f.mentionRule.cuesAfter.every((w) => typeof w === 'string' && w.length > 0)) {
+    throw new Error('patterns.json: mentionRule.cuesAfter lists non-empty strings');
+  }
   const ids = new Set<string>();
   for (const p of f.patterns) {
     if (ids.has(p.id)) throw new Error(`patterns.json: duplicate pattern id ${p.id}`);
     ids.add(p.id);
     if (!f.categories[p.category]) throw new Error(`patterns.json: pattern ${p.id}: unknown category ${p.category}`);
     if (p.category === 'hidden_text') throw new Error(`patterns.json: ${p.id}: hidden_text is derived, not matched`);
-    for (const key of ['halfWithin', 'notAfter', 'notBefore', 'mentionedAfter'] as const) {
+    for (const key of ['halfWithin', 'notAfter', 'notBefore'] as const) {
       const words = p[key];
       if (words && !words.every((w) => typeof w === 'string' && w === w.toLowerCase() && !w.includes(' '))) {
         throw new Error(`patterns.json: ${p.id}: ${key} lists single lowercase words`);
@@ -112,3 +130,6 @@ export function expandWords(list: string[]): Set<string> {
 export const CUE_RULE: CueRule = file.cueRule ?? { minFamilies: Number.POSITIVE_INFINITY, minTokens: 0 };
 export const NEGATORS = new Set(file.negators);
 export const NEGATABLE = new Set(file.negatableCategories);
+export const MENTIONABLE = new Set(file.mentionRule.categories);
+export const MENTION_CUES: readonly string[] = file.mentionRule.cues;
+export const MENTION_CUES_AFTER: readonly string[] = file.mentionRule.cuesAfter;

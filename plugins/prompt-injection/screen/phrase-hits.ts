@@ -6,7 +6,7 @@ import type { Segment } from '../normalize.ts';
 import type { PatternRules } from '../pattern-rules.ts';
 import { foreignTaskLines, foreignTaskSentences, stemCounts } from './foreign-task.ts';
 import { negated, negatedOverrides } from './negation.ts';
-import { compiled, NEGATABLE } from './pattern-file.ts';
+import { compiled, MENTION_CUES, MENTION_CUES_AFTER, MENTIONABLE, NEGATABLE } from './pattern-file.ts';
 
 export interface Hit {
   /** Index of the first token, for locality. */
@@ -74,19 +74,57 @@ function wordAfter(tokens: Tokens, at: number, words: readonly string[]): boolea
 const QUOTES = new Set([...'"\'`“”„‟«»‹›‘’‚「」『』＂']);
 
 /** The character next to `at` (stepping by `dir`) past spaces: the quotation mark an example is wrapped in. */
-function quoteNext(text: string, at: number, dir: 1 | -1): boolean {
+function quoteNext(text: string, at: number, dir: 1 | -1): number {
   let k = at;
   while (k >= 0 && k < text.length && (text[k] === ' ' || text[k] === '\u00a0')) k += dir;
-  return k >= 0 && k < text.length && QUOTES.has(text[k]!);
+  return k >= 0 && k < text.length && QUOTES.has(text[k]!) ? k : -1;
 }
 
-/** A match in quotation marks next to one of `words` (before the opening mark, or right after the closing one) is an
- * example that is mentioned: 'a user writes something like "ignore previous instructions"', 「…無視して」といった. */
-function quotedMention(text: string, tokens: Tokens, from: number, to: number, words: readonly string[]): boolean {
-  return (
-    (quoteNext(text, tokens.start[from]! - 1, -1) && wordBefore(tokens, from, words)) ||
-    (quoteNext(text, tokens.end[to]!, 1) && wordAfter(tokens, to, words))
-  );
+/**
+ * A mention cue among the three tokens before the match, with no field separator between it and the opening mark:
+ * JSON's `"text": "Ignore …"` and `"messages": ["…"]` are fields holding the words, not a mention of them.
+ */
+function cueBefore(text: string, tokens: Tokens, at: number, open: number): boolean {
+  for (let k = at - 1; k >= Math.max(0, at - 3) && tokens.sent[k] === tokens.sent[at]; k--) {
+    if (!MENTION_CUES.includes(tokens.dict[tokens.id[k]!]!)) continue;
+    const between = text.slice(tokens.end[k]!, open);
+    return !/[:[{=]/.test(between);
+  }
+  return false;
+}
+
+/**
+ * A match in quotation marks next to a mention cue is an example that is mentioned: a cue word among the three tokens
+ * before the opening mark ('a user writes something like "ignore previous instructions"'), or a cue string right
+ * after the closing one (「…無視して」といった, "…指令"之类: a particle alone, 「…」と, also closes orders).
+ */
+function quotedMention(text: string, tokens: Tokens, from: number, to: number): boolean {
+  const open = quoteNext(text, tokens.start[from]! - 1, -1);
+  if (open >= 0 && cueBefore(text, tokens, from, open)) return true;
+  const close = quoteNext(text, tokens.end[to]!, 1);
+  return close >= 0 && MENTION_CUES_AFTER.some((cue) => text.startsWith(cue, close + 1));
+}
+
+/** How far `quotedSpan` looks for the quotation marks around a match. */
+const QUOTE_REACH = 600;
+
+/** The quotation around [start, end): from the opening mark to the closing one on the same line, as far as found. */
+function quotedSpan(text: string, start: number, end: number): { start: number; end: number } {
+  let open = start;
+  for (let k = start - 1; k >= 0 && start - k <= QUOTE_REACH && text[k] !== '\n'; k--) {
+    if (QUOTES.has(text[k]!)) {
+      open = k;
+      break;
+    }
+  }
+  let close = end;
+  for (let j = end; j < text.length && j - end <= QUOTE_REACH && text[j] !== '\n'; j++) {
+    if (QUOTES.has(text[j]!)) {
+      close = j + 1;
+      break;
+    }
+  }
+  return { start: open, end: close };
 }
 
 /** `negatedOverrides` are collected only for the learned layer (`withOverrides`). */
@@ -130,7 +168,12 @@ export function collectHits(
       }
       if (def.notAfter && wordBefore(tokens, m.startTok, def.notAfter)) continue;
       if (def.notBefore && wordAfter(tokens, m.endTok, def.notBefore)) continue;
-      if (def.mentionedAfter && quotedMention(seg.text, tokens, m.startTok, m.endTok, def.mentionedAfter)) continue;
+      if (MENTIONABLE.has(def.category) && quotedMention(seg.text, tokens, m.startTok, m.endTok)) {
+        // The whole quoted example is blanked for the learned layer too: a page about prompt injection quotes the
+        // attack it explains.
+        negatedSpans.push({ segment: si, ...quotedSpan(seg.text, tokens.start[m.startTok]!, tokens.end[m.endTok]!) });
+        continue;
+      }
       if (def.category === 'agent_address') addressed = true;
       hits.push({
         tok: m.startTok,
