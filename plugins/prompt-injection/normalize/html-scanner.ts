@@ -134,6 +134,19 @@ export function looksLikeHtml(text: string): boolean {
   return false;
 }
 
+/** A page's own frame: visible black text on white, nothing hidden. */
+function pageFrame(): Frame {
+  return {
+    name: '#root',
+    hard: false,
+    invisible: false,
+    fontZero: false,
+    color: { r: 0, g: 0, b: 0 },
+    background: { r: 255, g: 255, b: 255 },
+    why: '',
+  };
+}
+
 /** Tags read by `hasHidingTag`: a planted element stands among the first few of a mail or a note. */
 const HIDING_TAG_SCAN = 64;
 
@@ -143,15 +156,7 @@ const HIDING_TAG_SCAN = 64;
  * is that element's only effect. Each character is read at most once (a tag read resumes where the last stopped).
  */
 function hasHidingTag(text: string): boolean {
-  const page: Frame = {
-    name: '#root',
-    hard: false,
-    invisible: false,
-    fontZero: false,
-    color: { r: 0, g: 0, b: 0 },
-    background: { r: 255, g: 255, b: 255 },
-    why: '',
-  };
+  const page = pageFrame();
   let tags = 0;
   for (let i = text.indexOf('<'); i >= 0 && tags < HIDING_TAG_SCAN; ) {
     if (!isAsciiLetter(text.charCodeAt(i + 1))) {
@@ -183,15 +188,7 @@ interface HtmlText {
  * an end tag with no open element of that name is ignored, which the per-name counts tell in O(1).
  */
 export function extractHtml(html: string, meter?: Meter): HtmlText {
-  const root: Frame = {
-    name: '#root',
-    hard: false,
-    invisible: false,
-    fontZero: false,
-    color: { r: 0, g: 0, b: 0 },
-    background: { r: 255, g: 255, b: 255 },
-    why: '',
-  };
+  const root = pageFrame();
   const stack: Frame[] = [root];
   const openCount = new Map<string, number>();
   let visible = '';
