@@ -116,11 +116,11 @@ const OPENS_AS_HTML = /^\s{0,64}<(?:!doctype\s+html|html[\s>])/i;
 /**
  * Quick test used to decide between the HTML scanner and plain-text folding. A document that opens as HTML is HTML
  * however long its first run of unclosed tags; otherwise four tags and a closing one within the first 200,000
- * characters make it HTML.
+ * characters make it HTML, and failing that one tag among the first that hides its own text (`hasHidingTag`, read
+ * last so that real pages never pay for its tag reads).
  */
 export function looksLikeHtml(text: string): boolean {
   if (OPENS_AS_HTML.test(text)) return true;
-  if (hasHidingTag(text)) return true;
   let tags = 0;
   let closing = 0;
   const limit = Math.min(text.length, 200_000);
@@ -131,7 +131,7 @@ export function looksLikeHtml(text: string): boolean {
     if (n === 0x2f || n === 0x21 || isAsciiLetter(n)) tags++;
     if (tags >= 4 && closing >= 1) return true;
   }
-  return false;
+  return hasHidingTag(text);
 }
 
 /** A page's own frame: visible black text on white, nothing hidden. */

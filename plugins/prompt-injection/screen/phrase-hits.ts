@@ -58,11 +58,11 @@ function wordWithin(tokens: Tokens, from: number, to: number, words: readonly st
   return false;
 }
 
-/** Whether one of `words` stands among the three tokens before `at` in its sentence ("a very helpful assistant"). */
-function wordBefore(tokens: Tokens, at: number, words: readonly string[]): boolean {
+/** The nearest of the three tokens before `at` in its sentence that is one of `words`, or -1 ("a very helpful assistant"). */
+function tokenBefore(tokens: Tokens, at: number, words: readonly string[]): number {
   for (let k = at - 1; k >= Math.max(0, at - 3) && tokens.sent[k] === tokens.sent[at]; k--)
-    if (words.includes(tokens.dict[tokens.id[k]!]!)) return true;
-  return false;
+    if (words.includes(tokens.dict[tokens.id[k]!]!)) return k;
+  return -1;
 }
 
 /** Whether the token right after `at` in its sentence is one of `words` ("the system prompt design patterns"). */
@@ -85,12 +85,8 @@ function quoteNext(text: string, at: number, dir: 1 | -1): number {
  * JSON's `"text": "Ignore …"` and `"messages": ["…"]` are fields holding the words, not a mention of them.
  */
 function cueBefore(text: string, tokens: Tokens, at: number, open: number): boolean {
-  for (let k = at - 1; k >= Math.max(0, at - 3) && tokens.sent[k] === tokens.sent[at]; k--) {
-    if (!MENTION_CUES.includes(tokens.dict[tokens.id[k]!]!)) continue;
-    const between = text.slice(tokens.end[k]!, open);
-    return !/[:[{=]/.test(between);
-  }
-  return false;
+  const k = tokenBefore(tokens, at, MENTION_CUES);
+  return k >= 0 && !/[:[{=]/.test(text.slice(tokens.end[k]!, open));
 }
 
 /**
@@ -166,7 +162,7 @@ export function collectHits(
         });
         continue;
       }
-      if (def.notAfter && wordBefore(tokens, m.startTok, def.notAfter)) continue;
+      if (def.notAfter && tokenBefore(tokens, m.startTok, def.notAfter) >= 0) continue;
       if (def.notBefore && wordAfter(tokens, m.endTok, def.notBefore)) continue;
       if (MENTIONABLE.has(def.category) && quotedMention(seg.text, tokens, m.startTok, m.endTok)) {
         // The whole quoted example is blanked for the learned layer too: a page about prompt injection quotes the
