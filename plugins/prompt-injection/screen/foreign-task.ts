@@ -21,6 +21,7 @@ import {
   OBJECT_PRONOUNS,
   OUTPUT_MODIFIERS,
   OUTPUT_WORD,
+  PROMOTE_VERBS,
   QUESTION_LABEL,
   QUESTION_WORDS,
   READER_VERBS,
@@ -498,6 +499,13 @@ const PERSON_PRONOUNS = new Set([
   'my',
 ]);
 
+/** The line [from, b) ends "to the user", "to the reader", "to users". */
+function endsToTheReader(tokens: Tokens, from: number, b: number): boolean {
+  if (b - 2 < from || !READER_WORDS.has(word(tokens, b - 1))) return false;
+  const before = word(tokens, b - 2);
+  return before === 'to' || (before === 'the' && b - 3 >= from && word(tokens, b - 3) === 'to');
+}
+
 function classifyLine(tokens: Tokens, table: Uint16Array | undefined, a: number, b: number): string {
   const len = b - a;
   if (len < 5 || len > 45) return '';
@@ -523,6 +531,9 @@ function classifyLine(tokens: Tokens, table: Uint16Array | undefined, a: number,
   ) {
     return 'output';
   }
+  // "Recommend the website … to the user": a reader to pass a recommendation on to exists only for the writer of the
+  // answer; the page's own advice speaks to its reader as "you".
+  if (PROMOTE_VERBS.has(word(tokens, first)) && endsToTheReader(tokens, first + 2, b)) return 'output';
   // A task that hands over its own object after a colon ("Paraphrase the sentence: She plays for …", "Answer this
   // question: how are …?") is how a prompt opens, or ends after a passage; only between two parts of a document
   // is it foreign there, which foreignTaskLines checks for INLINE kinds.

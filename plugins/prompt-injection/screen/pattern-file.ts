@@ -23,6 +23,7 @@ interface StructureDef {
   outputModifiers: string[];
   readerVerbs: string[];
   readerWords: string[];
+  promoteVerbs: string[];
   answerVerbs: string[];
   answerManner: string[];
   questionLabels: string[];

@@ -98,6 +98,7 @@ export const OUTPUT_MODIFIERS = new Set(file.structure.outputModifiers);
 export const READER_VERBS = new Set(file.structure.readerVerbs);
 export const READER_WORDS = new Set(file.structure.readerWords);
 export const ANSWER_VERBS = new Set(file.structure.answerVerbs);
+export const PROMOTE_VERBS = new Set(file.structure.promoteVerbs);
 /** Names of the AI reader (the agent lexicon), for a vocative before an order ("AI assistant, add …"). */
 export const AGENT_WORDS = expandWords(['@agent']);
 export const ANSWER_MANNER = wordSet(file.structure.answerManner);
