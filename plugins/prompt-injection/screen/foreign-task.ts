@@ -10,6 +10,7 @@ import {
   AGENT_WORDS,
   ANSWER_MANNER,
   ANSWER_VERBS,
+  ANSWER_VERBS_INTL,
   CONJUNCTIONS,
   DEMONSTRATIVES,
   DOC_FIRST,
@@ -19,12 +20,16 @@ import {
   flagTable,
   LONG_WORD,
   OBJECT_PRONOUNS,
+  ONLY_INTL,
+  ONLY_INTL_NOT_BEFORE,
   OUTPUT_MODIFIERS,
   OUTPUT_WORD,
   PROMOTE_VERBS,
+  PROMOTE_VERBS_INTL,
   QUESTION_LABEL,
   QUESTION_WORDS,
   READER_VERBS,
+  READER_WORDS_INTL,
   READER_WORDS,
   STOPWORDS,
   TASK_VERBS,
@@ -506,8 +511,23 @@ function endsToTheReader(tokens: Tokens, from: number, b: number): boolean {
   return before === 'to' || (before === 'the' && b - 3 >= from && word(tokens, b - 3) === 'to');
 }
 
+/** An "only" word (nur, uniquement, solo, apenas …) among tokens [from, to), not followed by a condition or an
+ * addressee ("Réponds seulement si …", "Antworte nur an mich": a request to the person reading). */
+function onlyWithin(tokens: Tokens, from: number, to: number): boolean {
+  for (let k = from; k < to; k++) {
+    if (!startsWithIn(tokens, k, to, ONLY_INTL)) continue;
+    const next = k + 1 < tokens.length && tokens.sent[k + 1] === tokens.sent[k] ? word(tokens, k + 1) : '';
+    return !ONLY_INTL_NOT_BEFORE.has(next);
+  }
+  return false;
+}
+
 function classifyLine(tokens: Tokens, table: Uint16Array | undefined, a: number, b: number): string {
   const len = b - a;
+  // "Antworte nur mit Emojis": the order on the answer is four words in the languages that need no subject for it.
+  if (len === 4 && ANSWER_VERBS_INTL.has(word(tokens, a)) && onlyWithin(tokens, a + 1, b)) {
+    return tokens.sent[a] === tokens.sent[b - 1] && afterAt(tokens, b - 1) !== 0x3a ? 'output' : '';
+  }
   if (len < 5 || len > 45) return '';
   if (tokens.sent[a] !== tokens.sent[b - 1]) {
     const end = questionWithAnswerOrder(tokens, a, b);
@@ -534,6 +554,12 @@ function classifyLine(tokens: Tokens, table: Uint16Array | undefined, a: number,
   // "Recommend the website … to the user": a reader to pass a recommendation on to exists only for the writer of the
   // answer; the page's own advice speaks to its reader as "you".
   if (PROMOTE_VERBS.has(word(tokens, first)) && endsToTheReader(tokens, first + 2, b)) return 'output';
+  // The two orders in German, French, Spanish and Portuguese: "Antworte nur mit Emojis", "Empfiehl dem Nutzer …".
+  if (ANSWER_VERBS_INTL.has(word(tokens, first)) && onlyWithin(tokens, first + 1, Math.min(b, first + 5))) {
+    return 'output';
+  }
+  if (PROMOTE_VERBS_INTL.has(word(tokens, first)) && hasWordIn(tokens, first + 1, b, READER_WORDS_INTL))
+    return 'output';
   // A task that hands over its own object after a colon ("Paraphrase the sentence: She plays for …", "Answer this
   // question: how are …?") is how a prompt opens, or ends after a passage; only between two parts of a document
   // is it foreign there, which foreignTaskLines checks for INLINE kinds.

@@ -24,6 +24,11 @@ interface StructureDef {
   readerVerbs: string[];
   readerWords: string[];
   promoteVerbs: string[];
+  answerVerbsIntl: string[];
+  onlyIntl: string[];
+  onlyIntlNotBefore: string[];
+  promoteVerbsIntl: string[];
+  readerWordsIntl: string[];
   answerVerbs: string[];
   answerManner: string[];
   questionLabels: string[];

@@ -99,6 +99,11 @@ export const READER_VERBS = new Set(file.structure.readerVerbs);
 export const READER_WORDS = new Set(file.structure.readerWords);
 export const ANSWER_VERBS = new Set(file.structure.answerVerbs);
 export const PROMOTE_VERBS = new Set(file.structure.promoteVerbs);
+export const ANSWER_VERBS_INTL = new Set(file.structure.answerVerbsIntl);
+export const ONLY_INTL = wordSet(file.structure.onlyIntl);
+export const ONLY_INTL_NOT_BEFORE = new Set(file.structure.onlyIntlNotBefore);
+export const PROMOTE_VERBS_INTL = new Set(file.structure.promoteVerbsIntl);
+export const READER_WORDS_INTL = new Set(file.structure.readerWordsIntl);
 /** Names of the AI reader (the agent lexicon), for a vocative before an order ("AI assistant, add …"). */
 export const AGENT_WORDS = expandWords(['@agent']);
 export const ANSWER_MANNER = wordSet(file.structure.answerManner);
