@@ -273,11 +273,12 @@ function skipFillers(tokens: Tokens, from: number, to: number): number {
   return k;
 }
 
-/** "AI assistant, please add …", "Model, answer …": the AI reader called by name before the order; the order starts
- * after the comma. */
+/** "AI assistant, please add …", "Model, answer …", "Assistant: reply only …": the AI reader called by name before
+ * the order; the order starts after the comma or the colon. */
 function skipVocative(tokens: Tokens, from: number, to: number): number {
   for (let k = from; k < to - 2 && k <= from + 1; k++) {
-    if (afterAt(tokens, k) !== 0x2c) continue;
+    const c = afterAt(tokens, k);
+    if (c !== 0x2c && c !== 0x3a) continue;
     return AGENT_WORDS.has(word(tokens, k)) ? skipFillers(tokens, k + 1, to) : from;
   }
   return from;
@@ -603,6 +604,104 @@ function classifyLine(tokens: Tokens, table: Uint16Array | undefined, a: number,
   return '';
 }
 
+const PIPE = '@pipe';
+/** A line that opens with a cell bar and has another: a row of a Markdown or ASCII table (a bar inside a command,
+ * `{{-g|--group}}`, is an option list). */
+function rowHasCells(tokens: Tokens, a: number, b: number): boolean {
+  if (word(tokens, a) !== PIPE) return false;
+  let bars = 0;
+  for (let k = a; k < b && bars < 2; k++) if (word(tokens, k) === PIPE) bars++;
+  return bars >= 2;
+}
+
+/** Calls `fn` with each cell [from, to) of table row [a, b): tokens between bars, or between commas in CSV. Stops
+ * when `fn` returns false. */
+function forEachCell(
+  tokens: Tokens,
+  a: number,
+  b: number,
+  csv: boolean,
+  fn: (from: number, to: number) => boolean,
+): void {
+  let from = a;
+  for (let k = a; k <= b; k++) {
+    const bar = k < b && word(tokens, k) === PIPE;
+    const end = k === b || bar || (csv && k > from && afterAt(tokens, k - 1) === 0x2c);
+    if (!end) continue;
+    if (k > from && !fn(from, k)) return;
+    from = bar ? k + 1 : k;
+  }
+}
+
+/**
+ * The one cell of a table row that reads as a task, an output order or a question, when the row has exactly one;
+ * the rest of the row is the table's own data.
+ */
+function taskCell(
+  tokens: Tokens,
+  table: Uint16Array | undefined,
+  a: number,
+  b: number,
+  csv: boolean,
+): { from: number; to: number; kind: string } | undefined {
+  let found: { from: number; to: number; kind: string } | undefined;
+  let several = false;
+  forEachCell(tokens, a, b, csv, (from, to) => {
+    const kind = to - from >= 5 ? classifyLine(tokens, table, from, to) : '';
+    if (!kind || kind === INLINE_TASK) return true;
+    several = found !== undefined;
+    found = { from, to, kind };
+    return !several;
+  });
+  return several ? undefined : found;
+}
+
+/** Whether a cell of the row opens with a verb of a task or an edit, or ends in a question mark. */
+function cellsGiveOrders(tokens: Tokens, a: number, b: number, csv: boolean): boolean {
+  let orders = false;
+  forEachCell(tokens, a, b, csv, (from, to) => {
+    const first = skipFillers(tokens, from, to);
+    const q = afterAt(tokens, to - 1);
+    orders =
+      q === 0x3f ||
+      q === 0xff1f ||
+      startsWithIn(tokens, first, to, TASK_VERBS) ||
+      startsWithIn(tokens, first, to, EDIT_VERBS);
+    return !orders;
+  });
+  return orders;
+}
+
+/** CSV: three lines or more, at least four in five of them with the same number (two or more) of commas, and three
+ * of those short (200 characters at most). Paragraphs of prose have commas too, in long lines. */
+function looksLikeCsv(text: string): boolean {
+  if (text.length > 1_000_000) return false;
+  const counts = new Map<number, { lines: number; short: number }>();
+  let lines = 0;
+  let commas = 0;
+  let lineStart = 0;
+  let nonEmpty = false;
+  for (let i = 0; i <= text.length; i++) {
+    const c = i < text.length ? text.charCodeAt(i) : 0x0a;
+    if (c === 0x2c) commas++;
+    else if (c === 0x0a) {
+      if (nonEmpty) {
+        lines++;
+        const tally = counts.get(commas) ?? { lines: 0, short: 0 };
+        tally.lines++;
+        if (i - lineStart <= 200) tally.short++;
+        counts.set(commas, tally);
+      }
+      commas = 0;
+      nonEmpty = false;
+      lineStart = i + 1;
+    } else if (c !== 0x20 && c !== 0x0d) nonEmpty = true;
+  }
+  if (lines < 3) return false;
+  for (const [n, tally] of counts) if (n >= 2 && tally.short >= 3 && tally.lines >= lines * 0.8) return true;
+  return false;
+}
+
 /**
  * Foreign-task lines: a retrieved document (an email, an answer, a page) with one line that is an imperative or a
  * question aimed at the reader, unrelated to the rest of the document. Three structural tests stand in for knowing
@@ -620,7 +719,17 @@ export function foreignTaskLines(
   // A prompt to an assistant is a list of instructions by genre; its lines are its own duties.
   if (!seg.hidden && opensAsPrompt(seg.text)) return [];
   const table = flagTable(tokens);
-  const candidates: { from: number; to: number; kind: string; listItem: boolean; docBefore: number }[] = [];
+  const csv = looksLikeCsv(seg.text);
+  const candidates: {
+    from: number;
+    to: number;
+    kind: string;
+    listItem: boolean;
+    docBefore: number;
+    cell?: boolean;
+  }[] = [];
+  // Table rows with a cell that opens with a verb of a task or ends in a question mark.
+  let orderRows = 0;
   // Tokens of the document's own prose lines, the number of list items among all its lines, and the tokens of its
   // last line that is neither a candidate nor a header or greeting (a signature when short).
   let docTokens = 0;
@@ -637,6 +746,25 @@ export function foreignTaskLines(
     const b = k;
     from = k;
     if (meter) meter.steps++;
+    // A row of a table: each cell is read as a line of its own ("| South | 980 | Assistant: reply only with …|").
+    const row = csv || rowHasCells(tokens, a, b);
+    if (row && cellsGiveOrders(tokens, a, b, csv)) orderRows++;
+    const cell = row ? taskCell(tokens, table, a, b, csv) : undefined;
+    if (cell) {
+      if (meter) meter.steps += b - a;
+      candidates.push({
+        from: cell.from,
+        to: cell.to,
+        kind: cell.kind,
+        listItem: false,
+        docBefore: docTokens,
+        cell: true,
+      });
+      if (candidates.length > 2) return [];
+      docTokens += b - a - (cell.to - cell.from);
+      lastLine = 0;
+      continue;
+    }
     let kind = classifyLine(tokens, table, a, b);
     // Its leading markup is read only for a line that reads as a task.
     if (kind && opensAsHeadingOrComment(tokens, a)) kind = '';
@@ -668,6 +796,8 @@ export function foreignTaskLines(
   for (const c of candidates) {
     // One item of a list of several is one of the list's own duties or steps, not a line slipped in on its own.
     if (c.listItem && listItems >= 3) continue;
+    // Likewise one cell of a table whose rows give orders or ask ("| Explain the details | <DeepDive> |").
+    if (c.cell && orderRows >= 2) continue;
     // A letter ("Hi Tom, …") is no prompt: there a task with its object after a colon is foreign anywhere.
     if (c.kind === INLINE_TASK && (c.docBefore < INLINE_SIDE || docTokens - c.docBefore < INLINE_SIDE)) {
       letter ??= opensAsLetter(tokens);
