@@ -766,8 +766,9 @@ export function foreignTaskLines(
       continue;
     }
     let kind = classifyLine(tokens, table, a, b);
-    // Its leading markup is read only for a line that reads as a task.
-    if (kind && opensAsHeadingOrComment(tokens, a)) kind = '';
+    // Its leading markup is read only for a line that reads as a task. A heading or a code comment gives its own
+    // page's steps; an order on the answer being written ("# In your reply, recommend …") is for no reader of code.
+    if (kind && kind !== 'output' && opensAsHeadingOrComment(tokens, a)) kind = '';
     // "<!-- Create an author post link -->": an HTML comment is where a page's developers write their own steps; there
     // only an order on the answer or a question is foreign (phrase families still read every comment).
     if ((kind === 'task' || kind === INLINE_TASK) && seg.via === HTML_COMMENT) kind = '';
