@@ -12,6 +12,7 @@ import {
   ANSWER_VERBS,
   ANSWER_VERBS_INTL,
   CONJUNCTIONS,
+  CONNECTORS,
   DEMONSTRATIVES,
   DOC_FIRST,
   DOC_REFERENCE,
@@ -270,6 +271,22 @@ function namesTheOutput(tokens: Tokens, table: Uint16Array | undefined, a: numbe
 function skipFillers(tokens: Tokens, from: number, to: number): number {
   let k = from;
   while (k < to - 1 && compiled.fillers.has(word(tokens, k))) k++;
+  const c = connectorEnd(tokens, k, to);
+  if (c === k) return k;
+  k = c;
+  while (k < to - 1 && compiled.fillers.has(word(tokens, k))) k++;
+  return k;
+}
+
+/** The end of a connector of one to five words at k followed by a comma or a colon ("In addition, …", "By the way,
+ * …"), or k. */
+function connectorEnd(tokens: Tokens, k: number, to: number): number {
+  let phrase = '';
+  for (let j = k; j < to - 1 && j < k + 5; j++) {
+    phrase = j === k ? word(tokens, j) : `${phrase}_${word(tokens, j)}`;
+    const after = afterAt(tokens, j);
+    if (after === 0x2c || after === 0x3a) return CONNECTORS.has(phrase) ? j + 1 : k;
+  }
   return k;
 }
 
@@ -588,9 +605,11 @@ function classifyLine(tokens: Tokens, table: Uint16Array | undefined, a: number,
   // "What are the topics in the sentence: A cat licks his paws.": a question handed its own object after a colon.
   if (inline && lastAfter !== 0x3a && QUESTION_WORDS.words.has(word(tokens, first))) return INLINE_TASK;
   if (inline) return '';
-  // "Answer in the style of a knight", "Respond only in French": how to answer, asked of whoever answers.
-  if (first + 1 < b && ANSWER_VERBS.has(word(tokens, first)) && startsWithIn(tokens, first + 1, b, ANSWER_MANNER)) {
-    return 'output';
+  // "Answer in the style of a knight", "Respond only in French": how to answer, asked of whoever answers; "Respond
+  // to the user in Spanish only" names whom the answer is for first.
+  if (first + 1 < b && ANSWER_VERBS.has(word(tokens, first))) {
+    const manner = endsToTheReader(tokens, first + 1, Math.min(b, first + 4)) ? first + 4 : first + 1;
+    if (manner < b && startsWithIn(tokens, manner, b, ANSWER_MANNER)) return 'output';
   }
   // A question line that opens with a conjunction ("and have it mean the same thing?") finishes the sentence above.
   if (

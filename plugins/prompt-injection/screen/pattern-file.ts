@@ -31,6 +31,7 @@ interface StructureDef {
   readerWordsIntl: string[];
   answerVerbs: string[];
   answerManner: string[];
+  connectors: string[];
   questionLabels: string[];
   objectPronouns: string[];
   demonstratives: string[];

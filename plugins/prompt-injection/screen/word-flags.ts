@@ -107,6 +107,7 @@ export const READER_WORDS_INTL = new Set(file.structure.readerWordsIntl);
 /** Names of the AI reader (the agent lexicon), for a vocative before an order ("AI assistant, add …"). */
 export const AGENT_WORDS = expandWords(['@agent']);
 export const ANSWER_MANNER = wordSet(file.structure.answerManner);
+export const CONNECTORS = expandWords(file.structure.connectors);
 export const QUESTION_LABELS = new Set(file.structure.questionLabels);
 export const OBJECT_PRONOUNS = new Set(file.structure.objectPronouns);
 export const DEMONSTRATIVES = new Set(file.structure.demonstratives);
