@@ -1,7 +1,7 @@
 // Category scores: each pattern counts at its strongest occurrence, or for up to `repeat` distinct phrases, within
 // windows of tokens; a category whose score reaches 1 (or whose stacked cue families reach `cueRule`) fires.
 import type { Meter } from '../matcher.ts';
-import { CUE_RULE } from './pattern-file.ts';
+import { CUE_RULE, FAMILY_CAPS } from './pattern-file.ts';
 import type { Hit, PhraseEvidence } from './phrase-hits.ts';
 
 const WINDOW = 160;
@@ -41,7 +41,10 @@ export function scoreCategories(
   for (const [key, list] of byWindow) {
     const segment = Number(key.slice(0, key.indexOf(':')));
     if (meter) meter.steps += list.length;
-    const perPattern = new Map<string, { category: string; repeat: number; byPhrase: Map<string, number> }>();
+    const perPattern = new Map<
+      string,
+      { category: string; family: string | undefined; repeat: number; byPhrase: Map<string, number> }
+    >();
     const families = new Map<string, Set<string>>();
     for (const h of list) {
       if (h.family && segTokens[h.segment]! >= CUE_RULE.minTokens) {
@@ -55,16 +58,29 @@ export function scoreCategories(
           : multiplier[h.segment]!;
       let entry = perPattern.get(h.patternId);
       if (!entry) {
-        entry = { category: h.category, repeat: h.repeat, byPhrase: new Map() };
+        entry = { category: h.category, family: h.family, repeat: h.repeat, byPhrase: new Map() };
         perPattern.set(h.patternId, entry);
       }
       const key = h.marker.toLowerCase();
       entry.byPhrase.set(key, Math.max(entry.byPhrase.get(key) ?? 0, h.weight * boost));
     }
     const score = new Map<string, number>();
+    // Capped families add up on their own first: "how to make a bomb" and "create a computer virus" in one file of
+    // attack prompts are two halves of one kind, not a harm and its wrapper.
+    const capped = new Map<string, number>();
     for (const entry of perPattern.values()) {
       const top = [...entry.byPhrase.values()].sort((a, b) => b - a).slice(0, entry.repeat);
-      score.set(entry.category, (score.get(entry.category) ?? 0) + top.reduce((a, b) => a + b, 0));
+      const sum = top.reduce((a, b) => a + b, 0);
+      const cap = entry.family === undefined ? undefined : FAMILY_CAPS.get(entry.family);
+      if (cap === undefined) score.set(entry.category, (score.get(entry.category) ?? 0) + sum);
+      else {
+        const key = `${entry.category}\u0000${entry.family}`;
+        capped.set(key, Math.min(cap, (capped.get(key) ?? 0) + sum));
+      }
+    }
+    for (const [key, sum] of capped) {
+      const category = key.slice(0, key.indexOf('\u0000'));
+      score.set(category, (score.get(category) ?? 0) + sum);
     }
     for (const [cat, set] of families) {
       if (set.size >= CUE_RULE.minFamilies) score.set(cat, Math.max(score.get(cat) ?? 0, 1));

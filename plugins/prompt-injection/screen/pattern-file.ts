@@ -61,6 +61,8 @@ interface MentionRule {
 interface PatternFile {
   categories: Record<string, CategoryDef>;
   cueRule: CueRule;
+  /** Most a window's patterns of one `family` add to their category together: see `familyCaps.note`. */
+  familyCaps: { note: string; caps: Record<string, number> };
   negators: string[];
   negatableCategories: string[];
   mentionRule: MentionRule;
@@ -134,6 +136,7 @@ export function expandWords(list: string[]): Set<string> {
   return out;
 }
 
+export const FAMILY_CAPS: ReadonlyMap<string, number> = new Map(Object.entries(file.familyCaps.caps));
 export const CUE_RULE: CueRule = file.cueRule ?? { minFamilies: Number.POSITIVE_INFINITY, minTokens: 0 };
 export const NEGATORS = new Set(file.negators);
 export const NEGATABLE = new Set(file.negatableCategories);
