@@ -8,6 +8,7 @@ import type { Segment } from '../normalize.ts';
 import { categoryOf, type ScorerModel, scoreSegment, sigmoid } from '../scorer/model.ts';
 import { FIRING_SCORE } from './category-scores.ts';
 import type { Findings, SeverityOf } from './findings.ts';
+import { menuLineRuns, menuRuns } from './menu-runs.ts';
 import { categories } from './pattern-file.ts';
 import type { PhraseEvidence } from './phrase-hits.ts';
 import { SEVERITY_RANK as rank, type ScreenResult, shortMarker } from './result.ts';
@@ -88,8 +89,9 @@ export interface SegmentWindow {
 }
 
 /**
- * The model's best window of each segment, read with the negated phrases blanked (same length, so offsets hold):
- * advice against an override ("never ignore the safety instructions") is not evidence for it either.
+ * The model's best window of each segment, read with the negated phrases and the menu runs blanked (same length, so
+ * offsets hold): advice against an override ("never ignore the safety instructions") is not evidence for it either,
+ * and a breadcrumb of headings ("Droit > Pénal > Instruction > …") gives no order.
  */
 export function scoreWindows(
   model: ScorerModel,
@@ -105,10 +107,12 @@ export function scoreWindows(
   }
   return segs.map((seg, si) => {
     let text = seg.text;
-    const negatedHere = negatedBySegment.get(si);
-    if (negatedHere) {
+    if (meter) meter.steps += text.length;
+    const menus = [...menuRuns(text), ...menuLineRuns(text)].map(([start, end]) => ({ start, end }));
+    const blanked = [...(negatedBySegment.get(si) ?? []), ...menus];
+    if (blanked.length > 0) {
       const chars = text.split('');
-      for (const n of negatedHere) for (let k = n.start; k < n.end; k++) chars[k] = ' ';
+      for (const n of blanked) for (let k = n.start; k < n.end; k++) chars[k] = ' ';
       text = chars.join('');
       if (meter) meter.steps += text.length;
     }
