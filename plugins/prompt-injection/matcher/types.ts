@@ -31,6 +31,10 @@ export interface PatternDef {
    * longer noun ("summarise the system prompt design patterns of this article" asks about an article, not for the
    * reader's prompt). Read by the screen, not the automaton. */
   notBefore?: string[];
+  /** A match inside a Markdown code fence (between two ``` lines) does not count: a page that documents the payload
+   * shows it as an example there ("replace the code above with this: ```js … onerror='alert(…)' …```"). Read by the
+   * screen, not the automaton. */
+  notInCode?: boolean;
   /** The first element must open a sentence (`sentence`) or a line (`line`), fillers aside. */
   anchor?: 'sentence' | 'line';
   /** Allow the elements to span sentence boundaries (default false). */

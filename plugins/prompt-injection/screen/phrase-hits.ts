@@ -148,6 +148,7 @@ export function collectHits(
     segTokens[si] = tokens.length;
     if (!seg.hidden && si === 0) visibleTokens = tokens;
     const matches = compiled.match(tokens, meter);
+    let fences: number[] | undefined;
     let addressed = false;
     for (const m of matches) {
       const def = compiled.patterns[m.pattern]!;
@@ -164,6 +165,7 @@ export function collectHits(
       }
       if (def.notAfter && tokenBefore(tokens, m.startTok, def.notAfter) >= 0) continue;
       if (def.notBefore && wordAfter(tokens, m.endTok, def.notBefore)) continue;
+      if (def.notInCode && insideFence((fences ??= fenceStarts(seg.text)), tokens.start[m.startTok]!)) continue;
       if (MENTIONABLE.has(def.category) && quotedMention(seg.text, tokens, m.startTok, m.endTok)) {
         // The whole quoted example is blanked for the learned layer too: a page about prompt injection quotes the
         // attack it explains.
@@ -224,4 +226,23 @@ export function segmentMultipliers(
       (addressedSeg[si] ? 2 : 1) *
       (seg.obfuscated ? 2 : 1),
   );
+}
+
+/** Offsets of the Markdown code-fence markers (```) of a text, in order. */
+function fenceStarts(text: string): number[] {
+  const out: number[] = [];
+  for (let i = text.indexOf('```'); i >= 0; i = text.indexOf('```', i + 3)) out.push(i);
+  return out;
+}
+
+/** Whether offset `at` lies between an opening and a closing fence marker (an odd number of markers before it). */
+function insideFence(fences: readonly number[], at: number): boolean {
+  let lo = 0;
+  let hi = fences.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (fences[mid]! < at) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo % 2 === 1 && lo < fences.length;
 }
