@@ -117,6 +117,15 @@ let scratch: Scratch = {
   capital: new Uint8Array(0),
 };
 
+/** A backslash escape of a line break or a tab (`\n`, `\r`, `\t`) at i, not followed by a lowercase letter
+ * ("C:\new" is a path, "\nIgnore" and "\n---" are line breaks). */
+function escapedBreak(text: string, i: number): boolean {
+  const e = text.charCodeAt(i + 1);
+  if (e !== 0x6e && e !== 0x72 && e !== 0x74) return false;
+  const next = text.charCodeAt(i + 2);
+  return !(next >= 0x61 && next <= 0x7a);
+}
+
 /**
  * Splits folded text into word tokens with sentence and line numbers. `.`, `!`, `?` followed by a space, and every
  * newline, end a sentence (so `os.system` and `example.com` do not). Runs that look like an email address or a URL
@@ -214,6 +223,12 @@ export function tokenize(text: string, fillers: Set<string>, meter?: Meter): Tok
         sent++;
         pos = 0;
         i++;
+        continue;
+      }
+      if (c === 0x5c && escapedBreak(text, i)) {
+        // "\n----\nIgnore …": the "n" of an escaped newline is not the first letter of the word after it. Only a
+        // separator: read as a real line break it would cut the format strings of code into lines of their own.
+        i += 2;
         continue;
       }
       if (c === 0x7c) {
