@@ -1,6 +1,7 @@
 // Breadcrumbs and menus written out as text ("Droit > Pénal > Enquête > Instruction > …", or one "> Item" per line):
-// runs of short items after separators. The learned scorer reads them as one long "sentence" of topic words, and a run of legal or
-// technical headings can look like orders to it; a run holds no order of its own, so it is blanked for the scorer.
+// runs of short items after separators. The learned scorer reads them as one long "sentence" of topic words, and a
+// run of legal or technical headings can look like orders to it; a run holds no order of its own, so it is blanked
+// for the scorer.
 
 /** Separators of a breadcrumb or a menu: `>`, `»`, `›` (inline with a space on each side, or opening a line). */
 const isSeparator = (c: number) => c === 0x3e || c === 0xbb || c === 0x203a;
@@ -68,12 +69,13 @@ function itemEnd(text: string, start: number): number {
   return k;
 }
 
-/** Lines of a menu written one item per line ("> Enquête"): at least MIN_MENU_LINES in a row (blank lines aside), each
- * a separator, a space and at most MAX_LINE_ITEM characters without a sentence end. An e-mail's quoted reply ("> …")
- * has longer lines and sentences. */
+/** Lines a one-item-per-line menu needs, and the longest item of such a line. */
 const MIN_MENU_LINES = 6;
 const MAX_LINE_ITEM = 40;
 
+/** Character ranges of the menus written one item per line ("> Enquête"): at least MIN_MENU_LINES in a row (blank
+ * lines aside), each a separator, a space and at most MAX_LINE_ITEM characters without a sentence end. An e-mail's
+ * quoted reply ("> …") has longer lines and sentences. */
 export function menuLineRuns(text: string): [number, number][] {
   const runs: [number, number][] = [];
   let lines = 0;
