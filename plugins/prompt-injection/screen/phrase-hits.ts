@@ -165,7 +165,10 @@ export function collectHits(
       }
       if (def.notAfter && tokenBefore(tokens, m.startTok, def.notAfter) >= 0) continue;
       if (def.notBefore && wordAfter(tokens, m.endTok, def.notBefore)) continue;
-      if (def.notInCode && insideFence((fences ??= fenceStarts(seg.text)), tokens.start[m.startTok]!)) continue;
+      if (def.notInCode) {
+        fences ??= fenceStarts(seg.text);
+        if (insideFence(fences, tokens.start[m.startTok]!)) continue;
+      }
       if (MENTIONABLE.has(def.category) && quotedMention(seg.text, tokens, m.startTok, m.endTok)) {
         // The whole quoted example is blanked for the learned layer too: a page about prompt injection quotes the
         // attack it explains.
