@@ -692,29 +692,30 @@ function cellsGiveOrders(tokens: Tokens, a: number, b: number, csv: boolean): bo
 }
 
 /** CSV: three lines or more, at least four in five of them with the same number (two or more) of commas, and three
- * of those short (200 characters at most). Paragraphs of prose have commas too, in long lines. */
+ * of those short (200 characters at most). Paragraphs of prose have commas too, in long lines. Lines and commas are
+ * found with indexOf, which skips prose far faster than a loop over its characters. */
 function looksLikeCsv(text: string): boolean {
   if (text.length > 1_000_000) return false;
   const counts = new Map<number, { lines: number; short: number }>();
   let lines = 0;
-  let commas = 0;
-  let lineStart = 0;
-  let nonEmpty = false;
-  for (let i = 0; i <= text.length; i++) {
-    const c = i < text.length ? text.charCodeAt(i) : 0x0a;
-    if (c === 0x2c) commas++;
-    else if (c === 0x0a) {
-      if (nonEmpty) {
-        lines++;
-        const tally = counts.get(commas) ?? { lines: 0, short: 0 };
-        tally.lines++;
-        if (i - lineStart <= 200) tally.short++;
-        counts.set(commas, tally);
+  // The next comma at or after the current line, carried from line to line so that the text is scanned once.
+  let comma = text.indexOf(',');
+  for (let start = 0; start < text.length; ) {
+    let end = text.indexOf('\n', start);
+    if (end < 0) end = text.length;
+    if (end - start > 1 || (end > start && text.charCodeAt(start) !== 0x20 && text.charCodeAt(start) !== 0x0d)) {
+      let commas = 0;
+      while (comma >= 0 && comma < end) {
+        commas++;
+        comma = text.indexOf(',', comma + 1);
       }
-      commas = 0;
-      nonEmpty = false;
-      lineStart = i + 1;
-    } else if (c !== 0x20 && c !== 0x0d) nonEmpty = true;
+      lines++;
+      const tally = counts.get(commas) ?? { lines: 0, short: 0 };
+      tally.lines++;
+      if (end - start <= 200) tally.short++;
+      counts.set(commas, tally);
+    }
+    start = end + 1;
   }
   if (lines < 3) return false;
   for (const [n, tally] of counts) if (n >= 2 && tally.short >= 3 && tally.lines >= lines * 0.8) return true;
