@@ -67,21 +67,20 @@ export function scoreCategories(
     const score = new Map<string, number>();
     // Capped families add up on their own first: "how to make a bomb" and "create a computer virus" in one file of
     // attack prompts are two halves of one kind, not a harm and its wrapper.
-    const capped = new Map<string, number>();
+    const capped = new Map<string, { category: string; sum: number }>();
     for (const entry of perPattern.values()) {
       const top = [...entry.byPhrase.values()].sort((a, b) => b - a).slice(0, entry.repeat);
       const sum = top.reduce((a, b) => a + b, 0);
       const cap = entry.family === undefined ? undefined : FAMILY_CAPS.get(entry.family);
       if (cap === undefined) score.set(entry.category, (score.get(entry.category) ?? 0) + sum);
       else {
-        const key = `${entry.category}\u0000${entry.family}`;
-        capped.set(key, Math.min(cap, (capped.get(key) ?? 0) + sum));
+        // A capped family's patterns share one category (pattern-file.ts checks it at load), so it is the key.
+        const group = capped.get(entry.family!) ?? { category: entry.category, sum: 0 };
+        group.sum = Math.min(cap, group.sum + sum);
+        capped.set(entry.family!, group);
       }
     }
-    for (const [key, sum] of capped) {
-      const category = key.slice(0, key.indexOf('\u0000'));
-      score.set(category, (score.get(category) ?? 0) + sum);
-    }
+    for (const { category, sum } of capped.values()) score.set(category, (score.get(category) ?? 0) + sum);
     for (const [cat, set] of families) {
       if (set.size >= CUE_RULE.minFamilies) score.set(cat, Math.max(score.get(cat) ?? 0, 1));
     }

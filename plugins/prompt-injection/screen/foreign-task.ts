@@ -653,42 +653,38 @@ function forEachCell(
 }
 
 /**
- * The one cell of a table row that reads as a task, an output order or a question, when the row has exactly one;
- * the rest of the row is the table's own data.
+ * One pass over the cells of a table row: the one cell that reads as a task, an output order or a question, when the
+ * row has exactly one (the rest of the row is the table's own data), and whether any cell opens with a verb of a
+ * task or an edit or ends in a question mark (a table whose rows do that gives its own orders: a CLI's options).
  */
-function taskCell(
+function readRow(
   tokens: Tokens,
   table: Uint16Array | undefined,
   a: number,
   b: number,
   csv: boolean,
-): { from: number; to: number; kind: string } | undefined {
-  let found: { from: number; to: number; kind: string } | undefined;
-  let several = false;
-  forEachCell(tokens, a, b, csv, (from, to) => {
-    const kind = to - from >= 5 ? classifyLine(tokens, table, from, to) : '';
-    if (!kind || kind === INLINE_TASK) return true;
-    several = found !== undefined;
-    found = { from, to, kind };
-    return !several;
-  });
-  return several ? undefined : found;
-}
-
-/** Whether a cell of the row opens with a verb of a task or an edit, or ends in a question mark. */
-function cellsGiveOrders(tokens: Tokens, a: number, b: number, csv: boolean): boolean {
+): { cell: { from: number; to: number; kind: string } | undefined; orders: boolean } {
+  let cell: { from: number; to: number; kind: string } | undefined;
+  let cells = 0;
   let orders = false;
   forEachCell(tokens, a, b, csv, (from, to) => {
-    const first = skipFillers(tokens, from, to);
-    const q = afterAt(tokens, to - 1);
-    orders =
-      q === 0x3f ||
-      q === 0xff1f ||
-      startsWithIn(tokens, first, to, TASK_VERBS) ||
-      startsWithIn(tokens, first, to, EDIT_VERBS);
-    return !orders;
+    if (!orders) {
+      const first = skipFillers(tokens, from, to);
+      const q = afterAt(tokens, to - 1);
+      orders =
+        q === 0x3f ||
+        q === 0xff1f ||
+        startsWithIn(tokens, first, to, TASK_VERBS) ||
+        startsWithIn(tokens, first, to, EDIT_VERBS);
+    }
+    const kind = classifyLine(tokens, table, from, to);
+    if (kind && kind !== INLINE_TASK) {
+      cells++;
+      cell = { from, to, kind };
+    }
+    return true;
   });
-  return orders;
+  return { cell: cells === 1 ? cell : undefined, orders };
 }
 
 /** CSV: three lines or more, at least four in five of them with the same number (two or more) of commas, and three
@@ -768,8 +764,9 @@ export function foreignTaskLines(
     if (meter) meter.steps++;
     // A row of a table: each cell is read as a line of its own ("| South | 980 | Assistant: reply only with …|").
     const row = csv || rowHasCells(tokens, a, b);
-    if (row && cellsGiveOrders(tokens, a, b, csv)) orderRows++;
-    const cell = row ? taskCell(tokens, table, a, b, csv) : undefined;
+    const read = row ? readRow(tokens, table, a, b, csv) : undefined;
+    if (read?.orders) orderRows++;
+    const cell = read?.cell;
     if (cell) {
       if (meter) meter.steps += b - a;
       candidates.push({

@@ -137,6 +137,11 @@ export function expandWords(list: string[]): Set<string> {
 }
 
 export const FAMILY_CAPS: ReadonlyMap<string, number> = new Map(Object.entries(file.familyCaps.caps));
+// The scorer sums a capped family on its own before adding it to its category: one family, one category.
+for (const family of FAMILY_CAPS.keys()) {
+  const cats = new Set(file.patterns.filter((p) => p.family === family).map((p) => p.category));
+  if (cats.size !== 1) throw new Error(`patterns.json: capped family ${family} spans ${cats.size} categories`);
+}
 export const CUE_RULE: CueRule = file.cueRule ?? { minFamilies: Number.POSITIVE_INFINITY, minTokens: 0 };
 export const NEGATORS = new Set(file.negators);
 export const NEGATABLE = new Set(file.negatableCategories);
