@@ -73,9 +73,22 @@ export function negatedOverrides(text: string, tokens: Tokens): { start: number;
   return out;
 }
 
-/** "Never share your password" is advice, not a lure: a negator right before the phrase cancels it. */
-export function negated(tokens: Tokens, start: number): boolean {
+/**
+ * "Never share your password" is advice, not a lure: a negator right before the phrase cancels it. So does German
+ * "nicht" right after it ("Ignoriere die obigen Anweisungen nicht"): an imperative puts its negation after the object.
+ */
+export function negated(tokens: Tokens, start: number, end = -1): boolean {
   if (NEGATORS.has(word(tokens, start))) return false;
+  const next = end + 1;
+  if (
+    end >= 0 &&
+    next < tokens.length &&
+    tokens.sent[next] === tokens.sent[end] &&
+    word(tokens, next) === 'nicht' &&
+    sameClause(tokens, end, next)
+  ) {
+    return true;
+  }
   for (let k = start - 1; k >= 0 && k >= start - 2; k--) {
     if (tokens.sent[k] !== tokens.sent[start]) return false;
     if (NEGATORS.has(word(tokens, k))) return sameClause(tokens, k, start);

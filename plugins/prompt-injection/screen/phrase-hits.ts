@@ -152,7 +152,7 @@ export function collectHits(
     let addressed = false;
     for (const m of matches) {
       const def = compiled.patterns[m.pattern]!;
-      if (NEGATABLE.has(def.category) && negated(tokens, m.startTok)) {
+      if (NEGATABLE.has(def.category) && negated(tokens, m.startTok, m.endTok)) {
         // Kept for the learned layer: advice against an override ("never ignore the safety instructions") is not
         // evidence for it either.
         const from = Math.max(0, m.startTok - 2);
