@@ -32,6 +32,7 @@ import {
   READER_VERBS,
   READER_WORDS,
   READER_WORDS_INTL,
+  REMINDERS,
   STOPWORDS,
   TASK_VERBS,
   TIME_NOUNS,
@@ -268,6 +269,17 @@ function namesTheOutput(tokens: Tokens, table: Uint16Array | undefined, a: numbe
   return false;
 }
 
+/** The index after a phrase of `set` (one to four words) that starts at k, or k. */
+function phraseEnd(tokens: Tokens, k: number, to: number, set: WordSet): number {
+  if (k >= to || !set.firstWords.has(word(tokens, k))) return set.words.has(word(tokens, k)) ? k + 1 : k;
+  let phrase = word(tokens, k);
+  for (let j = k + 1; j < to && j < k + 4; j++) {
+    phrase = `${phrase}_${word(tokens, j)}`;
+    if (set.words.has(phrase)) return j + 1;
+  }
+  return set.words.has(word(tokens, k)) ? k + 1 : k;
+}
+
 function skipFillers(tokens: Tokens, from: number, to: number): number {
   let k = from;
   while (k < to - 1 && compiled.fillers.has(word(tokens, k))) k++;
@@ -466,9 +478,28 @@ function outputOrderAfterOpening(tokens: Tokens, table: Uint16Array | undefined,
     // "Your message has been sent" is a form's notice: only the answer being written is given orders.
     return word(tokens, first + 1) !== 'message' && ANSWER_MODALS.has(word(tokens, first + 2));
   }
+  // "The assistant's reply must start with …": the same with the reader named instead of "your".
+  if (
+    w === 'the' &&
+    first + 3 < b &&
+    word(tokens, first + 1).endsWith('s') &&
+    AGENT_WORDS.has(word(tokens, first + 1).slice(0, -1)) &&
+    wordFlags(tokens, table, first + 2) & OUTPUT_WORD &&
+    ANSWER_MODALS.has(word(tokens, first + 3))
+  ) {
+    return true;
+  }
   if (ANSWER_CLAUSE.has(w) && word(tokens, first + 1) === 'you' && first + 3 < b) {
     const k = first + 2;
-    return ANSWER_VERBS.has(word(tokens, k)) && afterAt(tokens, k) === 0x2c;
+    if (ANSWER_VERBS.has(word(tokens, k)) && afterAt(tokens, k) === 0x2c) return true;
+    // "When you write your summary, say that …": the clause names the one answer being written, an order follows.
+    if (!yourOneAnswerAt(tokens, table, k + 1, b)) return false;
+    const noun = OUTPUT_MODIFIERS.has(word(tokens, k + 2)) ? k + 3 : k + 2;
+    return (
+      noun + 1 < b &&
+      afterAt(tokens, noun) === 0x2c &&
+      startsWithIn(tokens, skipFillers(tokens, noun + 1, b), b, EDIT_VERBS)
+    );
   }
   // "Before answering, list …": the same clause without its subject, then a task verb. "Before replying, please
   // check the attached invoice" asks the human reader to check something first.
@@ -493,6 +524,7 @@ function namesOneAnswer(tokens: Tokens, table: Uint16Array | undefined, a: numbe
   return false;
 }
 const ANSWER_MODALS = new Set(['must', 'should', 'shall']);
+const EVERY = new Set(['every', 'each', 'any', 'all']);
 const ANSWERING = new Set(['answering', 'replying', 'responding']);
 const ANSWER_CLAUSE = new Set(['when', 'whenever', 'while', 'before', 'after', 'once', 'as']);
 /** First words of the output orders classifyLine reads besides verbs: "In your reply, …" and the openings above. */
@@ -555,7 +587,8 @@ function classifyLine(tokens: Tokens, table: Uint16Array | undefined, a: number,
   const first = skipVocative(tokens, skipFillers(tokens, a, b), b);
   const lastAfter = afterAt(tokens, b - 1);
   const outputDirective = namesTheOutput(tokens, table, a, b);
-  if (outputDirective && (startsWithIn(tokens, first, b, EDIT_VERBS) || startsWithIn(tokens, first, b, TASK_VERBS))) {
+  const verb = outputDirective ? phraseEnd(tokens, first, b, REMINDERS) : first;
+  if (outputDirective && (startsWithIn(tokens, verb, b, EDIT_VERBS) || startsWithIn(tokens, verb, b, TASK_VERBS))) {
     return 'output';
   }
   if (outputDirective && word(tokens, first) === 'in') return 'output';
@@ -610,6 +643,15 @@ function classifyLine(tokens: Tokens, table: Uint16Array | undefined, a: number,
   if (first + 1 < b && ANSWER_VERBS.has(word(tokens, first))) {
     const manner = endsToTheReader(tokens, first + 1, Math.min(b, first + 4)) ? first + 4 : first + 1;
     if (manner < b && startsWithIn(tokens, manner, b, ANSWER_MANNER)) return 'output';
+    // "Respond to every question with a question": one manner dictated for whatever is asked.
+    if (
+      first + 4 < b &&
+      word(tokens, first + 1) === 'to' &&
+      EVERY.has(word(tokens, first + 2)) &&
+      (word(tokens, first + 4) === 'with' || startsWithIn(tokens, first + 4, b, ANSWER_MANNER))
+    ) {
+      return 'output';
+    }
   }
   // A question line that opens with a conjunction ("and have it mean the same thing?") finishes the sentence above.
   if (

@@ -32,6 +32,7 @@ interface StructureDef {
   answerVerbs: string[];
   answerManner: string[];
   connectors: string[];
+  reminders: string[];
   questionLabels: string[];
   objectPronouns: string[];
   demonstratives: string[];

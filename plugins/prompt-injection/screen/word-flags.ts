@@ -108,6 +108,7 @@ export const READER_WORDS_INTL = new Set(file.structure.readerWordsIntl);
 export const AGENT_WORDS = expandWords(['@agent']);
 export const ANSWER_MANNER = wordSet(file.structure.answerManner);
 export const CONNECTORS = expandWords(file.structure.connectors);
+export const REMINDERS = wordSet(file.structure.reminders);
 export const QUESTION_LABELS = new Set(file.structure.questionLabels);
 export const OBJECT_PRONOUNS = new Set(file.structure.objectPronouns);
 export const DEMONSTRATIVES = new Set(file.structure.demonstratives);
