@@ -8,6 +8,7 @@ import { opensAsPrompt, opensWithContext } from '../prompt-genre.ts';
 import { compiled } from './pattern-file.ts';
 import {
   AGENT_WORDS,
+  ANSWER_NOUNS_INTL,
   ANSWER_MANNER,
   ANSWER_VERBS,
   ANSWER_VERBS_INTL,
@@ -18,13 +19,16 @@ import {
   DOC_REFERENCE,
   DOC_WORD,
   EDIT_VERBS,
+  EDIT_VERBS_INTL,
   flagTable,
   LONG_WORD,
   OBJECT_PRONOUNS,
   ONLY_INTL,
   ONLY_INTL_NOT_BEFORE,
   OUTPUT_MODIFIERS,
+  OUTPUT_MODIFIERS_INTL,
   OUTPUT_WORD,
+  POLITE_INTL,
   PROMOTE_VERBS,
   PROMOTE_VERBS_INTL,
   QUESTION_LABEL,
@@ -39,6 +43,7 @@ import {
   type WordSet,
   word,
   wordFlags,
+  YOUR_INTL,
   YOUR_OR_THE,
 } from './word-flags.ts';
 
@@ -263,6 +268,19 @@ function namesTheOutput(tokens: Tokens, table: Uint16Array | undefined, a: numbe
     if (!(wordFlags(tokens, table, k) & YOUR_OR_THE)) continue;
     if (wordFlags(tokens, table, k + 1) & OUTPUT_WORD) return true;
     if (k + 2 < b && OUTPUT_MODIFIERS.has(word(tokens, k + 1)) && wordFlags(tokens, table, k + 2) & OUTPUT_WORD) {
+      return true;
+    }
+  }
+  return false;
+}
+
+/** "ta réponse finale", "deine gesamte Antwort", "toda a sua resposta": the reader's answer named in German, French,
+ * Spanish or Portuguese (a possessive, one modifier at most, an answer noun) within [a, b). */
+function namesTheOutputIntl(tokens: Tokens, a: number, b: number): boolean {
+  for (let k = a; k < b - 1; k++) {
+    if (!YOUR_INTL.has(word(tokens, k))) continue;
+    if (ANSWER_NOUNS_INTL.has(word(tokens, k + 1))) return true;
+    if (k + 2 < b && OUTPUT_MODIFIERS_INTL.has(word(tokens, k + 1)) && ANSWER_NOUNS_INTL.has(word(tokens, k + 2))) {
       return true;
     }
   }
@@ -592,6 +610,10 @@ function classifyLine(tokens: Tokens, table: Uint16Array | undefined, a: number,
     return 'output';
   }
   if (outputDirective && word(tokens, first) === 'in') return 'output';
+  // The same order in German, French, Spanish and Portuguese: "Traduis ta réponse finale en allemand".
+  let verbIntl = first;
+  while (verbIntl < b - 1 && verbIntl < first + 4 && POLITE_INTL.has(word(tokens, verbIntl))) verbIntl++;
+  if (EDIT_VERBS_INTL.has(word(tokens, verbIntl)) && namesTheOutputIntl(tokens, verbIntl + 1, b)) return 'output';
   if (lastAfter !== 0x3a && outputOrderAfterOpening(tokens, table, first, b)) return 'output';
   // "Tell the reader that …": only the writer of the answer has a reader to tell things to.
   if (

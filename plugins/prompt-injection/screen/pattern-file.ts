@@ -33,6 +33,11 @@ interface StructureDef {
   answerManner: string[];
   connectors: string[];
   reminders: string[];
+  editVerbsIntl: string[];
+  yourIntl: string[];
+  answerNounsIntl: string[];
+  outputModifiersIntl: string[];
+  politeIntl: string[];
   questionLabels: string[];
   objectPronouns: string[];
   demonstratives: string[];
