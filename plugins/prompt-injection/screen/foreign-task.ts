@@ -8,8 +8,8 @@ import { opensAsPrompt, opensWithContext } from '../prompt-genre.ts';
 import { compiled } from './pattern-file.ts';
 import {
   AGENT_WORDS,
-  ANSWER_NOUNS_INTL,
   ANSWER_MANNER,
+  ANSWER_NOUNS_INTL,
   ANSWER_VERBS,
   ANSWER_VERBS_INTL,
   CONJUNCTIONS,
