@@ -13,37 +13,40 @@ interface CategoryDef {
   description: string;
 }
 
-interface StructureDef {
-  taskVerbs: string[];
-  editVerbs: string[];
-  minorWords: string[];
-  questionWords: string[];
-  docReference: string[];
-  outputWords: string[];
-  outputModifiers: string[];
-  readerVerbs: string[];
-  readerWords: string[];
-  promoteVerbs: string[];
-  answerVerbsIntl: string[];
-  onlyIntl: string[];
-  onlyIntlNotBefore: string[];
-  promoteVerbsIntl: string[];
-  readerWordsIntl: string[];
-  answerVerbs: string[];
-  answerManner: string[];
-  connectors: string[];
-  reminders: string[];
-  editVerbsIntl: string[];
-  yourIntl: string[];
-  answerNounsIntl: string[];
-  outputModifiersIntl: string[];
-  politeIntl: string[];
-  questionLabels: string[];
-  objectPronouns: string[];
-  demonstratives: string[];
-  timeNouns: string[];
-  stopwords: string[];
-}
+/** The word lists of the structure rules (`structure` in patterns.json); each is checked at load. */
+const STRUCTURE_LISTS = [
+  'taskVerbs',
+  'editVerbs',
+  'minorWords',
+  'questionWords',
+  'docReference',
+  'outputWords',
+  'outputModifiers',
+  'readerVerbs',
+  'readerWords',
+  'promoteVerbs',
+  'answerVerbsIntl',
+  'onlyIntl',
+  'onlyIntlNotBefore',
+  'promoteVerbsIntl',
+  'readerWordsIntl',
+  'answerVerbs',
+  'answerManner',
+  'connectors',
+  'reminders',
+  'editVerbsIntl',
+  'yourIntl',
+  'answerNounsIntl',
+  'outputModifiersIntl',
+  'politeIntl',
+  'questionLabels',
+  'objectPronouns',
+  'demonstratives',
+  'timeNouns',
+  'stopwords',
+] as const;
+
+type StructureDef = Record<(typeof STRUCTURE_LISTS)[number], string[]>;
 
 /**
  * Stacked weak cues: jailbreak set-ups combine several kinds of persona and rule wording (a persona, persistence,
@@ -81,7 +84,7 @@ interface PatternFile {
 export const file = patternFile as unknown as PatternFile;
 
 /** Validates the data file once at load; a bad file is a programming error and must fail loudly. */
-function validate(f: PatternFile): void {
+export function validatePatternFile(f: PatternFile): void {
   const flags = new Set<string>(INJECTION_FLAGS);
   for (const [name, c] of Object.entries(f.categories)) {
     if (!flags.has(c.flag)) throw new Error(`patterns.json: category ${name} maps to unknown flag ${c.flag}`);
@@ -104,6 +107,13 @@ function validate(f: PatternFile): void {
   if (!f.mentionRule.cuesAfter.every((w) => typeof w === 'string' && w.length > 0)) {
     throw new Error('patterns.json: mentionRule.cuesAfter lists non-empty strings');
   }
+  // A list missing or misspelt in the data file would leave its rule silently empty.
+  for (const key of STRUCTURE_LISTS) {
+    const words: unknown = f.structure[key];
+    if (!Array.isArray(words) || words.length === 0 || !words.every((w) => typeof w === 'string' && w.length > 0)) {
+      throw new Error(`patterns.json: structure.${key} must list non-empty strings`);
+    }
+  }
   const ids = new Set<string>();
   for (const p of f.patterns) {
     if (ids.has(p.id)) throw new Error(`patterns.json: duplicate pattern id ${p.id}`);
@@ -119,7 +129,7 @@ function validate(f: PatternFile): void {
   }
 }
 
-validate(file);
+validatePatternFile(file);
 checkPatternRules(SHIPPED_PATTERN_RULES, Object.keys(file.categories), file.patterns);
 
 /** Throws when `rules` do not fit patterns.json (the detector calls it at boot with the ruleset's copy). */
