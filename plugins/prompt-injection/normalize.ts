@@ -6,6 +6,7 @@ import { gluedWords, unhyphenated } from './normalize/glued-words.ts';
 import { decodeTagRuns, decodeZeroWidthBinary, stripInvisible } from './normalize/hidden-characters.ts';
 import { extractHtml, HTML_COMMENT, looksLikeHtml } from './normalize/html-scanner.ts';
 import { decodeQuotedJson } from './normalize/json-strings.ts';
+import { brailleText, natoText, unstackedMarks } from './normalize/letter-codes.ts';
 import { decodeMorse } from './normalize/morse.ts';
 import { extractComments } from './normalize/plain-comments.ts';
 import { unscramble } from './normalize/scrambled.ts';
@@ -84,6 +85,15 @@ export function normalize(input: string, meter?: Meter): Normalized {
   // need a request to be read: screened as look-alike letters.
   const bytes = decodeByteLists(stripped.text);
   if (bytes.length > 0) segments.push({ text: foldText(bytes), hidden: false, via: 'byte codes', obfuscated: true });
+  // Braille cells, the NATO spelling alphabet and letters under stacked combining marks: codes a model reads and a
+  // word list does not, and rare in honest text; screened as look-alike letters.
+  const braille = stripped.text.search(/[\u2801-\u28ff]/) >= 0 ? brailleText(stripped.text) : '';
+  if (braille.length > 0) segments.push({ text: foldText(braille), hidden: false, via: 'braille', obfuscated: true });
+  const nato = natoText(stripped.text);
+  if (nato.length > 0) segments.push({ text: foldText(nato), hidden: false, via: 'nato alphabet', obfuscated: true });
+  const unstacked = unstackedMarks(stripped.text);
+  if (unstacked.length > 0)
+    segments.push({ text: foldText(unstacked), hidden: false, via: 'stacked marks', obfuscated: true });
   const spelled = spacedLetters(stripped.text);
   if (spelled.length > 0)
     segments.push({ text: foldText(spelled), hidden: false, via: 'spelled-out letters', obfuscated: true });

@@ -37,7 +37,26 @@ export function readable(text: string): boolean {
   return spaces >= 2 && (letters + spaces) / text.length >= 0.75;
 }
 
-/** The readable texts hidden in base64 or hex runs of `text`, one per line. */
+const BASE32_RUN = /^[A-Z2-7]+$/;
+
+/** RFC 4648 base32 without padding (the run stops before the `=`), decoded as UTF-8. */
+function base32(run: string): string {
+  const bytes: number[] = [];
+  let bits = 0;
+  let value = 0;
+  for (let i = 0; i < run.length; i++) {
+    const c = run.charCodeAt(i);
+    value = (value << 5) | (c >= 0x41 ? c - 0x41 : c - 0x32 + 26);
+    bits += 5;
+    if (bits >= 8) {
+      bits -= 8;
+      bytes.push((value >> bits) & 0xff);
+    }
+  }
+  return Buffer.from(bytes).toString('utf8');
+}
+
+/** The readable texts hidden in base64, base32 or hex runs of `text`, one per line. */
 export function decodeEncodedRuns(text: string): string {
   const out: string[] = [];
   let budget = BUDGET;
@@ -50,6 +69,16 @@ export function decodeEncodedRuns(text: string): string {
       const decoded = Buffer.from(run, 'hex').toString('utf8');
       if (readable(decoded)) out.push(decoded);
       return budget > 0;
+    }
+    // Base32 (capitals and the digits 2–7, as jailbreak kits offer it next to base64) is tried before base64, whose
+    // alphabet holds it: "JFTW433SMUQGC3DM…" decodes to bytes as base64.
+    if (BASE32_RUN.test(run)) {
+      const decoded = base32(run);
+      if (readable(decoded)) {
+        budget -= run.length;
+        out.push(decoded);
+        return budget > 0;
+      }
     }
     // A run of letters only, or of digits only, is a word, a name or a number, not an encoding.
     if (!/[0-9+/_-]/.test(run) && !(/[A-Z]/.test(run) && /[a-z]/.test(run))) return true;
