@@ -87,7 +87,7 @@ export function normalize(input: string, meter?: Meter): Normalized {
   if (bytes.length > 0) segments.push({ text: foldText(bytes), hidden: false, via: 'byte codes', obfuscated: true });
   // Braille cells, the NATO spelling alphabet and letters under stacked combining marks: codes a model reads and a
   // word list does not, and rare in honest text; screened as look-alike letters.
-  const braille = stripped.text.search(/[\u2801-\u28ff]/) >= 0 ? brailleText(stripped.text) : '';
+  const braille = brailleText(stripped.text);
   if (braille.length > 0) segments.push({ text: foldText(braille), hidden: false, via: 'braille', obfuscated: true });
   const nato = natoText(stripped.text);
   if (nato.length > 0) segments.push({ text: foldText(nato), hidden: false, via: 'nato alphabet', obfuscated: true });

@@ -83,34 +83,15 @@ const NATO_RUN = new RegExp(`(?:\\b(?:${[...NATO.keys()].join('|')})\\b[\\s/|]*)
 /** Runs of NATO code words read back as letters; "/" (or "|") between them is a space between words. */
 export function natoText(text: string): string {
   const out: string[] = [];
-  for (const m of text.matchAll(NATO_RUN)) {
-    const read = readNato(m[0]);
-    if (read.length > 0) out.push(read);
-  }
+  for (const m of text.matchAll(NATO_RUN)) out.push(readNato(m[0]));
   return out.join('\n');
 }
 
-function readNato(text: string): string {
-  const out: string[] = [];
+/** A run NATO_RUN found (code words and separators only) read back: a word is its letter, "/" or "|" a space. */
+function readNato(run: string): string {
   let read = '';
-  let words = 0;
-  const close = () => {
-    if (words >= MIN_NATO) out.push(read.replace(/ {2,}/g, ' ').trim());
-    read = '';
-    words = 0;
-  };
-  for (const m of text.matchAll(/[A-Za-z][A-Za-z-]*|[/|]|[^\sA-Za-z/|]+/g)) {
-    const w = m[0];
-    const letter = NATO.get(w.toLowerCase());
-    if (letter !== undefined) {
-      read += letter;
-      words++;
-    } else if (w === '/' || w === '|') {
-      if (words > 0) read += ' ';
-    } else close();
-  }
-  close();
-  return out.join('\n');
+  for (const m of run.matchAll(/[A-Za-z][A-Za-z-]*|[/|]/g)) read += NATO.get(m[0].toLowerCase()) ?? ' ';
+  return read.replace(/ {2,}/g, ' ').trim();
 }
 
 /** Stacks of two or more combining marks on one Latin, Greek or Cyrillic letter: composed text writes an accent as

@@ -511,9 +511,9 @@ function outputOrderAfterOpening(tokens: Tokens, table: Uint16Array | undefined,
     const k = first + 2;
     if (ANSWER_VERBS.has(word(tokens, k)) && afterAt(tokens, k) === 0x2c) return true;
     // "When you write your summary, say that …": the clause names the one answer being written, an order follows.
-    if (!yourOneAnswerAt(tokens, table, k + 1, b)) return false;
-    const noun = OUTPUT_MODIFIERS.has(word(tokens, k + 2)) ? k + 3 : k + 2;
+    const noun = yourOneAnswerAt(tokens, table, k + 1, b);
     return (
+      noun >= 0 &&
       noun + 1 < b &&
       afterAt(tokens, noun) === 0x2c &&
       startsWithIn(tokens, skipFillers(tokens, noun + 1, b), b, EDIT_VERBS)
@@ -529,16 +529,19 @@ function outputOrderAfterOpening(tokens: Tokens, table: Uint16Array | undefined,
   return false;
 }
 /** "your answer", "your entire reply": the possessive at k before a singular answer noun, one modifier between at
- * most. The one answer being written now; "your answers" are every answer, a standing rule. */
-function yourOneAnswerAt(tokens: Tokens, table: Uint16Array | undefined, k: number, b: number): boolean {
+ * most. The one answer being written now; "your answers" are every answer, a standing rule. Returns the index of the
+ * noun, or -1. */
+function yourOneAnswerAt(tokens: Tokens, table: Uint16Array | undefined, k: number, b: number): number {
+  if (word(tokens, k) !== 'your') return -1;
   // The answer nouns (@outputNoun) that end in "s" are its plurals: answers, replies, responses, summaries.
   const one = (j: number) =>
     j < b && (wordFlags(tokens, table, j) & OUTPUT_WORD) !== 0 && !word(tokens, j).endsWith('s');
-  return word(tokens, k) === 'your' && (one(k + 1) || (OUTPUT_MODIFIERS.has(word(tokens, k + 1)) && one(k + 2)));
+  if (one(k + 1)) return k + 1;
+  return OUTPUT_MODIFIERS.has(word(tokens, k + 1)) && one(k + 2) ? k + 2 : -1;
 }
 
 function namesOneAnswer(tokens: Tokens, table: Uint16Array | undefined, a: number, b: number): boolean {
-  for (let k = a; k < b - 1; k++) if (yourOneAnswerAt(tokens, table, k, b)) return true;
+  for (let k = a; k < b - 1; k++) if (yourOneAnswerAt(tokens, table, k, b) >= 0) return true;
   return false;
 }
 const ANSWER_MODALS = new Set(['must', 'should', 'shall']);
@@ -997,7 +1000,7 @@ function addressesReaderBeyondOutput(tokens: Tokens, table: Uint16Array | undefi
     if (!SECOND_PERSON.has(word(tokens, k))) continue;
     // "When you answer, …": the reader named only as the one answering.
     if (k > a && ANSWER_CLAUSE.has(word(tokens, k - 1)) && ANSWER_VERBS.has(word(tokens, k + 1))) continue;
-    if (!yourOneAnswerAt(tokens, table, k, b)) return true;
+    if (yourOneAnswerAt(tokens, table, k, b) < 0) return true;
   }
   return false;
 }

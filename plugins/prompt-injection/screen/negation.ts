@@ -77,11 +77,10 @@ export function negatedOverrides(text: string, tokens: Tokens): { start: number;
  * "Never share your password" is advice, not a lure: a negator right before the phrase cancels it. So does German
  * "nicht" right after it ("Ignoriere die obigen Anweisungen nicht"): an imperative puts its negation after the object.
  */
-export function negated(tokens: Tokens, start: number, end = -1): boolean {
+export function negated(tokens: Tokens, start: number, end: number): boolean {
   if (NEGATORS.has(word(tokens, start))) return false;
   const next = end + 1;
   if (
-    end >= 0 &&
     next < tokens.length &&
     tokens.sent[next] === tokens.sent[end] &&
     word(tokens, next) === 'nicht' &&
