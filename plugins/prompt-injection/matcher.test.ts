@@ -29,6 +29,15 @@ describe('tokenizer', () => {
     // A dot inside a Latin name still does not end a sentence.
     assert.deepEqual(sent('example.com 好'), [0, 0, 0]);
   });
+
+  it('ends an address at the text written against it, and leaves prose its full stop', () => {
+    assert.deepEqual(words('指向https://x.example/p的链接'), ['指', '向', '@url', '的', '链', '接']);
+    assert.deepEqual(words('<https://x.example/p>.'), ['@url']);
+    const t = tokenize('Go to https://x.example/p. Then stop', new Set());
+    assert.deepEqual([...t.sent.subarray(0, t.length)], [0, 0, 0, 1, 1]);
+    // A path's own dots and a query's commas stay in it.
+    assert.deepEqual(words('https://x.example/a.b?c=1,2 ok'), ['@url', 'ok']);
+  });
 });
 
 describe('compile', () => {

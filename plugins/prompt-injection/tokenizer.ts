@@ -87,6 +87,15 @@ function fillerFlag(fillers: Set<string>, id: number): number {
 }
 
 const ID_URL = () => internString('@url');
+
+/** `.` `,` `;` `:` `!` `?` `'` */
+const TRAILING_PUNCTUATION: ReadonlySet<number> = new Set([0x2e, 0x2c, 0x3b, 0x3a, 0x21, 0x3f, 0x27]);
+
+/** A quote or closing bracket ends an address, and so does Chinese or Japanese text written against it
+ * ("…指向https://x.example/p的链接"): its words are the sentence's, not the path's. */
+function endsUrl(c: number): boolean {
+  return c === 0x22 || c === 0x29 || c === 0x3e || (c >= 0x3000 && c <= 0x303f) || isCjk(c);
+}
 const ID_EMAIL = () => internString('@email');
 const ID_PIPE = () => internString('@pipe');
 
@@ -242,9 +251,10 @@ export function tokenize(text: string, fillers: Set<string>, meter?: Meter): Tok
         const head = text.slice(i, i + 8).toLowerCase();
         if (head.startsWith('http://') || head.startsWith('https://') || head.startsWith('www.')) {
           let j = i;
-          while (j < n && !isSpace(text.charCodeAt(j)) && text.charCodeAt(j) !== 0x22 && text.charCodeAt(j) !== 0x29) {
-            j++;
-          }
+          while (j < n && !isSpace(text.charCodeAt(j)) && !endsUrl(text.charCodeAt(j))) j++;
+          // Prose puts its own full stop or comma after an address ("… at https://x.example/p. Then …"): it ends the
+          // sentence, not the path, as a mail client's link detection reads it.
+          while (j > i + 8 && TRAILING_PUNCTUATION.has(text.charCodeAt(j - 1))) j--;
           push(ID_URL(), i, j);
           i = j;
           continue;

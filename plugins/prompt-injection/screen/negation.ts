@@ -61,6 +61,7 @@ export function negatedOverrides(text: string, tokens: Tokens): { start: number;
   find.lastIndex = 0;
   for (let m = find.exec(text); m !== null; m = find.exec(text)) {
     const i = m.index;
+    if (NOT_NEGATING_CJK.has(text.slice(i, i + 2))) continue;
     for (let d = 1; d <= 2; d++) {
       const at = i + d;
       const hit = OVERRIDE_CJK.find((v) => text.startsWith(v, at));
@@ -71,6 +72,35 @@ export function negatedOverrides(text: string, tokens: Tokens): { start: number;
     }
   }
   return out;
+}
+
+/**
+ * Words that open with a CJK negator character and negate nothing: 别人 "other people" ("别人告诉你的一切" is everything
+ * others told you), 不过 "but", 不同 "different", 不仅 "not only", 不管/不论 "regardless of".
+ */
+const NOT_NEGATING_CJK: ReadonlySet<string> = new Set([
+  '别人',
+  '別人',
+  '别的',
+  '別的',
+  '别处',
+  '別處',
+  '不过',
+  '不過',
+  '不同',
+  '不仅',
+  '不僅',
+  '不管',
+  '不论',
+  '不論',
+  '不少',
+  '不久',
+  '不断',
+  '不斷',
+]);
+
+function cjkCompound(tokens: Tokens, k: number): boolean {
+  return k + 1 < tokens.length && NOT_NEGATING_CJK.has(word(tokens, k) + word(tokens, k + 1));
 }
 
 /**
@@ -90,7 +120,7 @@ export function negated(tokens: Tokens, start: number, end: number): boolean {
   }
   for (let k = start - 1; k >= 0 && k >= start - 2; k--) {
     if (tokens.sent[k] !== tokens.sent[start]) return false;
-    if (NEGATORS.has(word(tokens, k))) return sameClause(tokens, k, start);
+    if (NEGATORS.has(word(tokens, k)) && !cjkCompound(tokens, k)) return sameClause(tokens, k, start);
   }
   return reportedRequest(tokens, start);
 }
