@@ -6,6 +6,10 @@ import type { Hit, PhraseEvidence } from './phrase-hits.ts';
 
 const WINDOW = 160;
 
+/** An address does not boost itself, nor persona and jailbreak evidence: a user greets the assistant by name in a
+ * direct prompt ("Dear AI assistant, … for my novel"), and that greeting is no sign of an order planted in data. */
+const NOT_BOOSTED_BY_ADDRESS: ReadonlySet<string> = new Set(['agent_address', 'role_hijack']);
+
 /** The best score of each category over a set of segments' scores (the whole text's, for `explain`). */
 export function bestScores(segmentScores: Iterable<Record<string, number>>): Record<string, number> {
   const best: Record<string, number> = {};
@@ -52,10 +56,9 @@ export function scoreCategories(
         set.add(h.family);
         families.set(h.category, set);
       }
-      const boost =
-        h.category === 'agent_address'
-          ? multiplier[h.segment]! / (addressedSeg[h.segment] ? 2 : 1)
-          : multiplier[h.segment]!;
+      const boost = NOT_BOOSTED_BY_ADDRESS.has(h.category)
+        ? multiplier[h.segment]! / (addressedSeg[h.segment] ? 2 : 1)
+        : multiplier[h.segment]!;
       let entry = perPattern.get(h.patternId);
       if (!entry) {
         entry = { category: h.category, family: h.family, repeat: h.repeat, byPhrase: new Map() };
