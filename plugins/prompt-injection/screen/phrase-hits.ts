@@ -214,7 +214,8 @@ export function collectHits(
 
 /**
  * Each segment's evidence multiplier: hidden text, text addressed to an AI reader, and text dressed in look-alike
- * characters make every weak signal in them count double (the address itself is not boosted by its own presence).
+ * characters make every weak signal in them count double (scoreCategories keeps the address's share off the address
+ * itself and off persona evidence).
  * `hiddenDoubles` says where hidden text still does: the learned layer asks for the model's agreement. Text after an
  * unclosed script or style is hidden mostly by accident and counts once.
  */
