@@ -1,6 +1,7 @@
 // Base64 and hex runs decoded to text, screened as an extra segment: "aWdub3JlIHRoZSBhYm92ZQ==" reads as nothing to a
 // person and to a phrase matcher, and as "ignore the above" to a model. Only runs that decode to readable text count:
 // images, keys, hashes and tokens decode to bytes, and a JWT's JSON says nothing the matcher looks for.
+import { base32 } from 'rfc4648';
 import { forEachRun } from './char-runs.ts';
 
 /** Characters of the standard and the URL-safe alphabet. */
@@ -39,21 +40,14 @@ export function readable(text: string): boolean {
 
 const BASE32_RUN = /^[A-Z2-7]+$/;
 
-/** RFC 4648 base32 without padding (the run stops before the `=`), decoded as UTF-8. */
-function base32(run: string): string {
-  const bytes: number[] = [];
-  let bits = 0;
-  let value = 0;
-  for (let i = 0; i < run.length; i++) {
-    const c = run.charCodeAt(i);
-    value = (value << 5) | (c >= 0x41 ? c - 0x41 : c - 0x32 + 26);
-    bits += 5;
-    if (bits >= 8) {
-      bits -= 8;
-      bytes.push((value >> bits) & 0xff);
-    }
+/** RFC 4648 base32 without padding (the run stops before the `=`), decoded as UTF-8; '' when the run is no whole
+ * base32 text (its last character leaves bits an encoder never writes). */
+function base32Text(run: string): string {
+  try {
+    return Buffer.from(base32.parse(run, { loose: true })).toString('utf8');
+  } catch {
+    return '';
   }
-  return Buffer.from(bytes).toString('utf8');
 }
 
 /** The readable texts hidden in base64, base32 or hex runs of `text`, one per line. */
@@ -73,7 +67,7 @@ export function decodeEncodedRuns(text: string): string {
     // Base32 (capitals and the digits 2–7, as jailbreak kits offer it next to base64) is tried before base64, whose
     // alphabet holds it: "JFTW433SMUQGC3DM…" decodes to bytes as base64.
     if (BASE32_RUN.test(run)) {
-      const decoded = base32(run);
+      const decoded = base32Text(run);
       if (readable(decoded)) {
         budget -= run.length;
         out.push(decoded);
