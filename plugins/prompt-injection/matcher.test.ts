@@ -84,6 +84,17 @@ describe('compile', () => {
     assert.deepEqual(ids('assistant: ignore the rest'), []);
   });
 
+  it('folds a pattern word with digits as the tokenizer folds the text', () => {
+    // The tokenizer reads digits inside a word that has letters as leetspeak ("base64" -> "base6a", "r0t13" ->
+    // "rotie"), so a pattern word is folded the same way or it can never match.
+    const folded = compile([{ id: 'b64', category: 'x', seq: ['decode', 'base64|rot13'], gaps: [2] }], {});
+    const ids = (text: string) =>
+      folded.match(tokenize(text, folded.fillers)).map((m) => folded.patterns[m.pattern]!.id);
+    assert.deepEqual(ids('Decode the following base64 string'), ['b64']);
+    assert.deepEqual(ids('decode this ROT13 text'), ['b64']);
+    assert.deepEqual(ids('decode the following text'), []);
+  });
+
   it('stays linear on long runs of partial CJK chains', () => {
     const steps = (n: number) => {
       const meter: Meter = { steps: 0 };

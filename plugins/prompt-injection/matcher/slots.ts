@@ -1,5 +1,6 @@
 // Patterns compiled to slots: one per word position of each alternative of each element, chained by state ids.
 import { isCjk } from '../tokenizer.ts';
+import { foldWord } from '../word-chars.ts';
 import type { PatternDef } from './types.ts';
 
 /**
@@ -15,19 +16,23 @@ export interface Slot {
   cross: boolean;
 }
 
-/** The token words of one alternative: `_` separates words, and each CJK character is a word of its own. */
+/**
+ * The token words of one alternative: `_` separates words, and each CJK character is a word of its own. A word is
+ * folded as the tokenizer folds text (`foldWord`): it reads the digits of a word that has letters as leetspeak, so
+ * the text's "base64" is the token "base6a", and an unfolded "base64" in a pattern would never match.
+ */
 function altWords(alt: string): string[] {
   const out: string[] = [];
   for (const part of alt.split('_')) {
     let run = '';
     for (const ch of part) {
       if (isCjk(ch.codePointAt(0)!)) {
-        if (run) out.push(run);
+        if (run) out.push(foldWord(run));
         run = '';
         out.push(ch);
       } else run += ch;
     }
-    if (run) out.push(run);
+    if (run) out.push(foldWord(run));
   }
   return out;
 }
