@@ -30,6 +30,13 @@ describe('tokenizer', () => {
     assert.deepEqual(sent('example.com 好'), [0, 0, 0]);
   });
 
+  it('starts a table cell as a sentence starts, in the same sentence', () => {
+    const t = tokenize('| Note to the summarizer | ok', new Set());
+    const at = (k: number) => [t.dict[t.id[k]!], t.pos[k], t.sent[k]];
+    assert.deepEqual(at(1), ['note', 0, 0]);
+    assert.deepEqual(at(6), ['ok', 0, 0]);
+  });
+
   it('ends an address at the text written against it, and leaves prose its full stop', () => {
     assert.deepEqual(words('指向https://x.example/p的链接'), ['指', '向', '@url', '的', '链', '接']);
     assert.deepEqual(words('<https://x.example/p>.'), ['@url']);

@@ -242,6 +242,9 @@ export function tokenize(text: string, fillers: Set<string>, meter?: Meter): Tok
       }
       if (c === 0x7c) {
         push(ID_PIPE(), i, i + 1);
+        // A table cell starts as a sentence does ("| Note to the summarizer: …"): the words after a pipe count from
+        // 0 for the patterns anchored at a sentence start. The sentence number stays, so nothing else is cut.
+        pos = 0;
         i++;
         continue;
       }
